@@ -1,0 +1,112 @@
+# capsa: build the guest (QuickJS + our runtime, wasm32-wasi -> wasm2c -> C), the host
+# library, the CLI, and run the tests. `make demo` and `make test` are the two commands
+# of the README; both install missing Debian packages first (deps/install.sh).
+
+BUILD      ?= build
+QJS        := $(BUILD)/quickjs
+GEN        := $(BUILD)/gen
+OBJ        := $(BUILD)/obj
+GOBJ       := $(BUILD)/guest-obj
+
+CC         ?= gcc
+WASM_CC    ?= clang-14
+WASM2C     ?= wasm2c
+CLANG_RES  := $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
+RUNTIME_JS ?= guest/runtime.js
+
+# The guest sees wasi-libc's headers only: -nostdinc keeps glibc's /usr/include out.
+GUEST_CFLAGS := --target=wasm32-wasi --sysroot=/usr -nostdinc \
+	-isystem $(CLANG_RES)/include -isystem /usr/include/wasm32-wasi \
+	-O2 -D_GNU_SOURCE -DCONFIG_VERSION='"2021-03-27"' -DCONFIG_BIGNUM \
+	-isystem $(QJS) -I$(GEN) -Iguest
+# Reactor: exported entry points, no _start. The shadow stack comes first in memory,
+# so running off its end traps instead of overwriting data.
+GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
+	-Wl,--stack-first -Wl,-z,stack-size=1048576 -Wl,--strip-debug
+
+QJS_SRCS   := quickjs libregexp libunicode cutils libbf
+GUEST_SRCS := main
+
+# Generated C is third-party-shaped: no -Werror, warnings off. It is compiled once
+# and only again when the guest itself changes.
+GEN_CFLAGS := -O2 -fPIC -DNDEBUG -w -I$(GEN)
+
+WARN       := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter
+HOST_CFLAGS := -std=gnu11 -O2 -g -fPIC -pthread $(WARN) -Iinclude -Isrc -Iguest -I$(GEN) \
+	-fvisibility=hidden
+HOST_LIBS  := -ljansson -lpthread -lm
+
+HOST_SRCS  := rt wasi instance sandbox result buf error
+HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
+
+.PHONY: all deps demo test bench clean distclean
+all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/capsa
+
+deps:
+	@sh deps/install.sh
+
+# --- third-party sources -------------------------------------------------------------
+$(QJS)/.stamp: deps/fetch-quickjs.sh deps/quickjs.lock $(wildcard deps/quickjs/*.patch)
+	@sh deps/fetch-quickjs.sh $(QJS)
+	@touch $@
+
+# --- the guest -------------------------------------------------------------------------
+$(GEN)/runtime_js.h: $(RUNTIME_JS) tools/embed.sh
+	@mkdir -p $(GEN)
+	sh tools/embed.sh capsa_runtime_js $< > $@.tmp && mv $@.tmp $@
+
+$(GOBJ)/qjs-%.o: $(QJS)/.stamp
+	@mkdir -p $(GOBJ)
+	$(WASM_CC) $(GUEST_CFLAGS) -Wno-implicit-const-int-float-conversion -c $(QJS)/$*.c -o $@
+
+$(GOBJ)/%.o: guest/%.c guest/abi.h $(GEN)/runtime_js.h $(QJS)/.stamp
+	@mkdir -p $(GOBJ)
+	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -c $< -o $@
+
+$(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o)
+	$(WASM_CC) $(GUEST_LDFLAGS) $^ -o $@
+
+# wasm2c names the module after the file: guest.wasm -> Z_guest_*.
+$(GEN)/guest.c: $(BUILD)/guest.wasm
+	@mkdir -p $(GEN)
+	$(WASM2C) $< -o $@
+
+$(GEN)/guest.h: $(GEN)/guest.c
+
+$(OBJ)/guest-module.o: $(GEN)/guest.c
+	@mkdir -p $(OBJ)
+	@echo "CC $< (generated guest, takes about a minute)"
+	@$(CC) $(GEN_CFLAGS) -c $< -o $@
+
+# --- the host --------------------------------------------------------------------------
+$(OBJ)/%.o: src/%.c include/capsa.h $(wildcard src/*.h) guest/abi.h $(GEN)/guest.h
+	@mkdir -p $(OBJ)
+	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/libcapsa.a: $(HOST_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libcapsa.so: $(HOST_OBJS)
+	$(CC) -shared -pthread -o $@ $^ $(HOST_LIBS)
+
+$(OBJ)/cli-%.o: cli/%.c include/capsa.h
+	@mkdir -p $(OBJ)
+	$(CC) -std=gnu11 -O2 -g $(WARN) -Iinclude -c $< -o $@
+
+$(BUILD)/capsa: $(OBJ)/cli-capsa.o $(BUILD)/libcapsa.a
+	$(CC) -pthread -o $@ $^ $(HOST_LIBS)
+
+# --- the two commands ------------------------------------------------------------------
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/capsa run examples/agent.js
+
+-include tests/tests.mk
+-include bench/bench.mk
+
+clean:
+	rm -rf $(OBJ) $(BUILD)/capsa $(BUILD)/libcapsa.* $(BUILD)/tests
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,248 @@
+/* The capsa command: runs JavaScript in a sandbox from a file, an argument or
+ * standard input. Built on include/capsa.h only. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capsa.h"
+
+/* Exit statuses. */
+enum { EXIT_OK = 0, EXIT_THREW = 1, EXIT_USAGE = 2 };
+
+#define MAX_INPUT (64u << 20)
+
+static const char usage_text[] =
+    "usage: capsa run [options] FILE     run a JavaScript file\n"
+    "       capsa run [options] -e CODE  run CODE\n"
+    "       capsa run [options] -        run what standard input holds\n"
+    "       capsa --help | --version\n"
+    "\n"
+    "The code runs in a WebAssembly sandbox as the body of an async function:\n"
+    "top-level await works and `return x` gives the run's value, printed as JSON\n"
+    "after the script's own output. The sandbox has no files of the host, no\n"
+    "network, and only the memory it is given.\n"
+    "\n"
+    "options:\n"
+    "  --json          print one JSON object {stdout, stderr, value, error, stats}\n"
+    "                  instead of streaming the output\n"
+    "  --memory MIB    guest memory limit in MiB (default 256, 8..4096)\n"
+    "  -h, --help      show this help\n"
+    "  --version       print the version\n"
+    "\n"
+    "exit status: 0 success, 1 the script threw (or the guest trapped),\n"
+    "             2 usage or input error\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "capsa: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'capsa --help'.\n");
+    return EXIT_USAGE;
+}
+
+/* Reads all of f into a new buffer (*len bytes, NUL-terminated). Returns NULL with
+ * errno set on failure; EFBIG when over MAX_INPUT. */
+static char *read_all(FILE *f, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    for (;;) {
+        if (n + 1 >= cap) {
+            if (cap > MAX_INPUT) {
+                free(buf);
+                errno = EFBIG;
+                return NULL;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                free(buf);
+                errno = EIO;
+                return NULL;
+            }
+            break;
+        }
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static void stream_output(void *ud, int stream, const char *data, size_t len)
+{
+    (void)ud;
+    FILE *f = stream == CAPSA_STDERR ? stderr : stdout;
+    fwrite(data, 1, len, f);
+    fflush(f);
+}
+
+/* Prints a thrown error the way Node shows an uncaught one: its stack, headed by
+ * "Name: message". */
+static void print_error(const capsa_result *r)
+{
+    const char *name = capsa_result_error_name(r);
+    const char *message = capsa_result_error_message(r);
+    const char *stack = capsa_result_error_stack(r);
+    if (name && strcmp(name, "Uncaught") == 0)
+        fprintf(stderr, "Uncaught %s\n", message ? message : "");
+    else if (message && *message)
+        fprintf(stderr, "%s: %s\n", name ? name : "Error", message);
+    else
+        fprintf(stderr, "%s\n", name ? name : "Error");
+    if (stack && *stack)
+        fprintf(stderr, "%s%s", stack, stack[strlen(stack) - 1] == '\n' ? "" : "\n");
+}
+
+typedef struct run_opts {
+    int json;
+    unsigned long memory_mib;
+    const char *code_arg; /* -e CODE */
+    const char *path;     /* FILE, or "-" */
+} run_opts;
+
+static int cmd_run(int argc, char **argv)
+{
+    run_opts o = { 0, 0, NULL, NULL };
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            o.json = 1;
+        } else if (strcmp(a, "--memory") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a number of MiB", a);
+            char *end;
+            errno = 0;
+            o.memory_mib = strtoul(argv[++i], &end, 10);
+            if (errno || *end || end == argv[i] || o.memory_mib < 8 || o.memory_mib > 4096)
+                return usage_error("--memory wants MiB from 8 to 4096, not '%s'", argv[i]);
+        } else if (strcmp(a, "-e") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs the code to run", a);
+            if (o.code_arg || o.path)
+                return usage_error("%s", "give one program: FILE, -e CODE or -");
+            o.code_arg = argv[++i];
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option '%s'", a);
+        } else {
+            if (o.code_arg || o.path)
+                return usage_error("%s", "give one program: FILE, -e CODE or -");
+            o.path = a;
+        }
+    }
+    if (!o.code_arg && !o.path)
+        return usage_error("%s", "run needs a program: FILE, -e CODE or -");
+
+    char *code = NULL;
+    size_t len = 0;
+    const char *filename = "<input>";
+    if (o.code_arg) {
+        len = strlen(o.code_arg);
+    } else if (strcmp(o.path, "-") == 0) {
+        code = read_all(stdin, &len);
+        filename = "<stdin>";
+        if (!code) {
+            fprintf(stderr, "capsa: cannot read standard input: %s\n",
+                    errno == EFBIG ? "over 64 MiB" : strerror(errno));
+            return EXIT_USAGE;
+        }
+    } else {
+        FILE *f = fopen(o.path, "rb");
+        if (!f) {
+            fprintf(stderr, "capsa: cannot open '%s': %s\n", o.path, strerror(errno));
+            return EXIT_USAGE;
+        }
+        code = read_all(f, &len);
+        int saved = errno;
+        fclose(f);
+        if (!code) {
+            fprintf(stderr, "capsa: cannot read '%s': %s\n", o.path,
+                    saved == EFBIG ? "over 64 MiB" : strerror(saved));
+            return EXIT_USAGE;
+        }
+        filename = o.path;
+    }
+
+    capsa_engine *engine = NULL;
+    capsa_sandbox *sb = NULL;
+    int status = EXIT_THREW;
+    int rc = capsa_engine_new(NULL, &engine);
+    if (rc != CAPSA_OK) {
+        fprintf(stderr, "capsa: cannot start the engine: %s\n", capsa_errstr(rc));
+        goto out;
+    }
+    capsa_options opts;
+    capsa_options_init(&opts);
+    if (o.memory_mib)
+        opts.memory_limit = (uint64_t)o.memory_mib << 20;
+    if (!o.json)
+        opts.on_output = stream_output;
+    rc = capsa_sandbox_new(engine, &opts, &sb);
+    if (rc != CAPSA_OK) {
+        fprintf(stderr, "capsa: cannot create a sandbox: %s\n", capsa_errstr(rc));
+        goto out;
+    }
+    const capsa_result *r = NULL;
+    rc = capsa_run(sb, code ? code : o.code_arg, len, filename, &r);
+    if (!r) {
+        fprintf(stderr, "capsa: %s\n", capsa_errmsg(sb));
+        status = rc == CAPSA_ETOOBIG || rc == CAPSA_EINVAL ? EXIT_USAGE : EXIT_THREW;
+        goto out;
+    }
+    if (o.json) {
+        char *json = capsa_result_json(r);
+        if (!json) {
+            fprintf(stderr, "capsa: out of memory writing the result\n");
+            goto out;
+        }
+        puts(json);
+        capsa_free(json);
+    } else if (rc == CAPSA_OK) {
+        const char *value = capsa_result_value(r);
+        if (value)
+            puts(value);
+    } else if (rc == CAPSA_ETRAP) {
+        fprintf(stderr, "capsa: %s\n", capsa_errmsg(sb));
+    } else {
+        print_error(r);
+    }
+    status = rc == CAPSA_OK ? EXIT_OK : EXIT_THREW;
+out:
+    capsa_sandbox_free(sb);
+    capsa_engine_free(engine);
+    free(code);
+    fflush(stdout);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("%s", "missing command");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("capsa %s\n", capsa_version());
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 2, argv + 2);
+    return usage_error("unknown command '%s'", cmd);
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Installs the Debian packages the build and the tests need, when they are missing.
+# Safe to run again: it only calls apt-get for packages dpkg does not know as installed.
+set -eu
+
+PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 wabt libjansson-dev
+pkg-config ca-certificates openssl patch npm"
+
+missing=""
+for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+# npm comes with Node.js when it was installed another way; do not ask apt for it then.
+if command -v npm >/dev/null 2>&1; then
+    missing=$(echo "$missing" | tr ' ' '\n' | grep -vx npm | tr '\n' ' ' || true)
+fi
+missing=$(echo "$missing" | xargs)
+
+if [ -n "$missing" ]; then
+    echo "deps: installing $missing"
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi

@@ -1,0 +1,221 @@
+/* The guest's entry points: one QuickJS runtime and context per instance, the
+ * capsa JS runtime on top, and a run entry that evaluates code as the body of an
+ * async function. Built as a wasm32-wasi reactor; the host calls the exports. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "quickjs.h"
+#include "abi.h"
+#include "runtime_js.h" /* generated from guest/runtime.js: capsa_runtime_js[] */
+
+#define EXPORT(name) __attribute__((export_name(name)))
+#define IMPORT(name) __attribute__((import_module("capsa"), import_name(name)))
+
+IMPORT("result") void capsa_host_result(uint32_t kind, const char *data, uint32_t len);
+
+/* The shadow stack is placed first in linear memory (wasm-ld --stack-first) and
+ * sized at link time; QuickJS's own limit sits below it so that deep recursion
+ * becomes a catchable error instead of running off the stack. */
+#define GUEST_STACK_LIMIT (896 * 1024)
+
+static JSRuntime *rt;
+static JSContext *ctx;
+
+static void report(uint32_t kind, const char *s, size_t len)
+{
+    capsa_host_result(kind, s, (uint32_t)len);
+}
+
+static void report_js_string(uint32_t kind, JSValueConst v)
+{
+    size_t len;
+    const char *s = JS_ToCStringLen(ctx, &len, v);
+    if (!s) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        return;
+    }
+    report(kind, s, len);
+    JS_FreeCString(ctx, s);
+}
+
+/* Reports the parts of a thrown value. A thrown non-object (throw "x") has no
+ * name or stack: it is reported as "Uncaught" with the value as message. */
+static void report_error(JSValueConst err)
+{
+    if (!JS_IsObject(err)) {
+        report(CAPSA_RESULT_ERROR_NAME, "Uncaught", 8);
+        report_js_string(CAPSA_RESULT_ERROR_MESSAGE, err);
+        return;
+    }
+    static const struct { uint32_t kind; const char *prop; } parts[] = {
+        { CAPSA_RESULT_ERROR_NAME, "name" },
+        { CAPSA_RESULT_ERROR_MESSAGE, "message" },
+        { CAPSA_RESULT_ERROR_STACK, "stack" },
+    };
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        JSValue v = JS_GetPropertyStr(ctx, err, parts[i].prop);
+        if (JS_IsException(v))
+            JS_FreeValue(ctx, JS_GetException(ctx));
+        else if (!JS_IsUndefined(v))
+            report_js_string(parts[i].kind, v);
+        JS_FreeValue(ctx, v);
+    }
+}
+
+/* __capsa.write(fd, string): the runtime's only way out, to stdout or stderr. */
+static JSValue js_write(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    int32_t fd;
+    size_t len;
+    (void)this_val;
+    if (argc < 2 || JS_ToInt32(c, &fd, argv[0]) || (fd != 1 && fd != 2))
+        return JS_ThrowTypeError(c, "write: bad file descriptor");
+    const char *s = JS_ToCStringLen(c, &len, argv[1]);
+    if (!s)
+        return JS_EXCEPTION;
+    const char *p = s;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n <= 0)
+            break;
+        p += n;
+        len -= (size_t)n;
+    }
+    JS_FreeCString(c, s);
+    return JS_UNDEFINED;
+}
+
+/* __capsa.promiseState(p): 0 pending, 1 fulfilled, 2 rejected, -1 not a promise. */
+static JSValue js_promise_state(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    (void)this_val;
+    return JS_NewInt32(c, argc < 1 ? -1 : JS_PromiseState(c, argv[0]));
+}
+
+/* __capsa.promiseResult(p): the value or reason of a settled promise. */
+static JSValue js_promise_result(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    (void)this_val;
+    return argc < 1 ? JS_UNDEFINED : JS_PromiseResult(c, argv[0]);
+}
+
+static const JSCFunctionListEntry host_funcs[] = {
+    JS_CFUNC_DEF("write", 2, js_write),
+    JS_CFUNC_DEF("promiseState", 1, js_promise_state),
+    JS_CFUNC_DEF("promiseResult", 1, js_promise_result),
+};
+
+/* Creates the runtime and context and evaluates the JS runtime. Returns 0, or
+ * CAPSA_GUEST_NOMEM / CAPSA_GUEST_THREW (the runtime failed; reported). */
+EXPORT("capsa_init") int32_t capsa_init(uint32_t memory_limit)
+{
+    rt = JS_NewRuntime();
+    if (!rt)
+        return CAPSA_GUEST_NOMEM;
+    if (memory_limit)
+        JS_SetMemoryLimit(rt, memory_limit);
+    JS_SetMaxStackSize(rt, GUEST_STACK_LIMIT);
+    ctx = JS_NewContext(rt);
+    if (!ctx)
+        return CAPSA_GUEST_NOMEM;
+
+    JSValue global = JS_GetGlobalObject(ctx);
+    JSValue host = JS_NewObject(ctx);
+    JS_SetPropertyFunctionList(ctx, host, host_funcs,
+                               sizeof(host_funcs) / sizeof(host_funcs[0]));
+    JS_SetPropertyStr(ctx, global, "__capsa", host);
+    JS_FreeValue(ctx, global);
+
+    JSValue r = JS_Eval(ctx, (const char *)capsa_runtime_js, sizeof(capsa_runtime_js) - 1,
+                        "<capsa>", JS_EVAL_TYPE_GLOBAL);
+    if (JS_IsException(r)) {
+        JSValue err = JS_GetException(ctx);
+        report_error(err);
+        JS_FreeValue(ctx, err);
+        return CAPSA_GUEST_THREW;
+    }
+    JS_FreeValue(ctx, r);
+    return CAPSA_GUEST_OK;
+}
+
+EXPORT("capsa_alloc") void *capsa_alloc(uint32_t size)
+{
+    return malloc(size);
+}
+
+EXPORT("capsa_dealloc") void capsa_dealloc(void *p)
+{
+    free(p);
+}
+
+/* Runs every pending job (promise reactions) until none is left. */
+static void drain_jobs(void)
+{
+    JSContext *c;
+    for (;;) {
+        int r = JS_ExecutePendingJob(rt, &c);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            /* An exception in a job that no promise catches: the job queue
+               has already turned promise jobs' exceptions into rejections. */
+            JS_FreeValue(ctx, JS_GetException(ctx));
+        }
+    }
+}
+
+/* Reports the settled value of the run: JSON of a fulfilled value (nothing for
+ * undefined), or the error of a rejection. */
+static int32_t report_outcome(JSValueConst promise)
+{
+    int state = JS_PromiseState(ctx, promise);
+    if (state == JS_PROMISE_PENDING) {
+        static const char msg[] = "the script's last await can never resume: "
+                                  "it waits for a promise that nothing settles";
+        report(CAPSA_RESULT_ERROR_NAME, "Error", 5);
+        report(CAPSA_RESULT_ERROR_MESSAGE, msg, sizeof(msg) - 1);
+        return CAPSA_GUEST_THREW;
+    }
+    JSValue v = JS_PromiseResult(ctx, promise);
+    int32_t status = CAPSA_GUEST_OK;
+    if (state == JS_PROMISE_REJECTED) {
+        report_error(v);
+        status = CAPSA_GUEST_THREW;
+    } else if (!JS_IsUndefined(v)) {
+        JSValue json = JS_JSONStringify(ctx, v, JS_UNDEFINED, JS_UNDEFINED);
+        if (JS_IsException(json)) {
+            JSValue err = JS_GetException(ctx);
+            report_error(err);
+            JS_FreeValue(ctx, err);
+            status = CAPSA_GUEST_THREW;
+        } else if (!JS_IsUndefined(json)) {
+            report_js_string(CAPSA_RESULT_VALUE, json);
+        }
+        JS_FreeValue(ctx, json);
+    }
+    JS_FreeValue(ctx, v);
+    return status;
+}
+
+/* Evaluates code[0..len) (code[len] must be NUL) as the body of an async
+ * function in the global scope, runs its jobs and reports the outcome. */
+EXPORT("capsa_run") int32_t capsa_run(const char *code, uint32_t len,
+                                      const char *filename)
+{
+    if (!ctx || !code || code[len] != '\0' || !filename)
+        return CAPSA_GUEST_BADARG;
+    JSValue promise = JS_Eval(ctx, code, len, filename,
+                              JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_ASYNC);
+    if (JS_IsException(promise)) {
+        JSValue err = JS_GetException(ctx);
+        report_error(err);
+        JS_FreeValue(ctx, err);
+        return CAPSA_GUEST_THREW;
+    }
+    drain_jobs();
+    int32_t status = report_outcome(promise);
+    JS_FreeValue(ctx, promise);
+    return status;
+}

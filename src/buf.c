@@ -1,0 +1,68 @@
+/* Host memory: allocation through the engine's allocator hooks, and the growable
+ * byte buffers that collect output and results. */
+#include "buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *libc_realloc(void *ud, void *p, size_t n)
+{
+    (void)ud;
+    return realloc(p, n);
+}
+
+static void libc_free(void *ud, void *p)
+{
+    (void)ud;
+    free(p);
+}
+
+const capsa_allocator capsa__default_allocator = { libc_realloc, libc_free, NULL };
+
+int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n)
+{
+    if (n > SIZE_MAX - b->len - 1)
+        return -1;
+    size_t need = b->len + n + 1;
+    if (need > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < need)
+            cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+        char *d = a->realloc_fn(a->ud, b->data, cap);
+        if (!d)
+            return -1;
+        b->data = d;
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+void capsa__buf_clear(capsa__buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+void capsa__buf_free(capsa__buf *b, const capsa_allocator *a)
+{
+    capsa__free(a, b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+char *capsa__strndup(const capsa_allocator *a, const char *s, size_t n)
+{
+    if (n == SIZE_MAX)
+        return NULL;
+    char *d = capsa__malloc(a, n + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}

@@ -1,0 +1,40 @@
+/* Host memory: allocation through the engine's allocator hooks, and the growable
+ * byte buffers that collect output and results. */
+#ifndef CAPSA_BUF_H
+#define CAPSA_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capsa.h"
+
+/* The C library's allocator, used when the caller gives none. */
+extern const capsa_allocator capsa__default_allocator;
+
+static inline void *capsa__malloc(const capsa_allocator *a, size_t n)
+{
+    return a->realloc_fn(a->ud, NULL, n ? n : 1);
+}
+
+static inline void capsa__free(const capsa_allocator *a, void *p)
+{
+    if (p)
+        a->free_fn(a->ud, p);
+}
+
+/* A NUL-terminated growable byte string; data is NULL until the first append. */
+typedef struct capsa__buf {
+    char *data;
+    size_t len, cap;
+} capsa__buf;
+
+/* Appends n bytes; returns 0, or -1 when out of memory (the buffer is unchanged). */
+int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n);
+/* Empties the buffer, keeping its memory. */
+void capsa__buf_clear(capsa__buf *b);
+/* Releases the buffer's memory. */
+void capsa__buf_free(capsa__buf *b, const capsa_allocator *a);
+/* A copy of s[0..n) with a NUL, or NULL when out of memory; free with capsa__free. */
+char *capsa__strndup(const capsa_allocator *a, const char *s, size_t n);
+
+#endif

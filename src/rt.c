@@ -1,0 +1,338 @@
+/* Our implementation of wasm2c's runtime contract (wasm-rt.h), replacing the
+ * reference wasm-rt-impl.c: the whole guard reservation is released on free, trap
+ * state and signal stacks are per thread, and allocation failure becomes a trap
+ * that the host reports as CAPSA_ENOMEM instead of an abort. */
+#define _GNU_SOURCE
+#include "rt.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define ALT_STACK_SIZE (64 * 1024)
+/* How far below the lowest address of a thread's stack a fault still counts as
+ * running off the stack (the kernel's guard gap is 1 MiB below the main stack). */
+#define STACK_GUARD_SPAN (2u << 20)
+
+typedef struct rt_thread {
+    capsa__rt_frame *frame;   /* innermost guest call, NULL outside the guest */
+    uintptr_t stack_lo;       /* lowest address of this thread's stack, 0 if unknown */
+    bool prepared;            /* alternate signal stack and stack bounds done */
+} rt_thread;
+
+static __thread rt_thread tls;
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_status = -1;
+static pthread_key_t altstack_key;
+static struct sigaction old_segv, old_bus;
+
+/* ---- traps ---------------------------------------------------------------------- */
+
+static _Noreturn void trap_to_host(int code)
+{
+    capsa__rt_frame *f = tls.frame;
+    if (!f) {
+        /* Only generated code raises traps and it runs only inside a frame. */
+        fprintf(stderr, "capsa: trap %d outside guest code\n", code);
+        abort();
+    }
+    siglongjmp(f->jmp, code);
+}
+
+void wasm_rt_trap(wasm_rt_trap_t code)
+{
+    trap_to_host((int)code);
+}
+
+const char *wasm_rt_strerror(wasm_rt_trap_t trap)
+{
+    return capsa__rt_trap_message((int)trap);
+}
+
+const char *capsa__rt_trap_message(int trap)
+{
+    switch (trap) {
+    case WASM_RT_TRAP_NONE: return "no trap";
+    case WASM_RT_TRAP_OOB: return "out-of-bounds memory access";
+    case WASM_RT_TRAP_INT_OVERFLOW: return "integer overflow";
+    case WASM_RT_TRAP_DIV_BY_ZERO: return "integer division by zero";
+    case WASM_RT_TRAP_INVALID_CONVERSION: return "invalid conversion to integer";
+    case WASM_RT_TRAP_UNREACHABLE: return "unreachable code executed (guest abort)";
+    case WASM_RT_TRAP_CALL_INDIRECT: return "invalid indirect call";
+    case WASM_RT_TRAP_UNCAUGHT_EXCEPTION: return "uncaught wasm exception";
+    case WASM_RT_TRAP_EXHAUSTION: return "call stack exhausted";
+    case CAPSA__TRAP_NOMEM: return "out of memory while creating the guest";
+    default: return "unknown trap";
+    }
+}
+
+/* A fault inside guest code is a trap when it hits the running guest's memory
+ * reservation (out of bounds) or the thread's stack guard (exhaustion). Anything
+ * else is not ours: the previous disposition gets it. */
+static void fault_handler(int sig, siginfo_t *si, void *uc)
+{
+    capsa__rt_frame *f = tls.frame;
+    if (f) {
+        uintptr_t a = (uintptr_t)si->si_addr;
+        const wasm_rt_memory_t *m = f->memory;
+        if (m && m->data && a >= (uintptr_t)m->data &&
+            a - (uintptr_t)m->data < CAPSA__RT_RESERVE)
+            siglongjmp(f->jmp, WASM_RT_TRAP_OOB);
+        if (tls.stack_lo && a < tls.stack_lo + CAPSA__WASM_PAGE &&
+            a + STACK_GUARD_SPAN >= tls.stack_lo)
+            siglongjmp(f->jmp, WASM_RT_TRAP_EXHAUSTION);
+    }
+    struct sigaction *old = sig == SIGSEGV ? &old_segv : &old_bus;
+    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+        old->sa_sigaction(sig, si, uc);
+    } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+    } else {
+        /* Returning re-runs the faulting instruction under the default action. */
+        signal(sig, SIG_DFL);
+    }
+}
+
+static void free_altstack(void *p)
+{
+    stack_t ss = { .ss_flags = SS_DISABLE };
+    sigaltstack(&ss, NULL);
+    free(p);
+}
+
+static void init_process(void)
+{
+    if (pthread_key_create(&altstack_key, free_altstack) != 0)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = fault_handler;
+    /* SA_NODEFER: the handler leaves by siglongjmp without restoring the mask. */
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, &old_segv) != 0 || sigaction(SIGBUS, &sa, &old_bus) != 0)
+        return;
+    init_status = 0;
+}
+
+int capsa__rt_init(void)
+{
+    pthread_once(&init_once, init_process);
+    return init_status;
+}
+
+/* Gives this thread an alternate signal stack (so a fault on an exhausted stack can
+ * be handled) and learns its stack bounds. Returns 0, or -1 when out of memory. */
+static int prepare_thread(void)
+{
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
+        void *p = malloc(ALT_STACK_SIZE);
+        if (!p)
+            return -1;
+        stack_t ss = { .ss_sp = p, .ss_size = ALT_STACK_SIZE, .ss_flags = 0 };
+        if (sigaltstack(&ss, NULL) != 0 || pthread_setspecific(altstack_key, p) != 0) {
+            free(p);
+            return -1;
+        }
+    }
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void *addr;
+        size_t size;
+        if (pthread_attr_getstack(&attr, &addr, &size) == 0)
+            tls.stack_lo = (uintptr_t)addr;
+        pthread_attr_destroy(&attr);
+    }
+    tls.prepared = true;
+    return 0;
+}
+
+int capsa__rt_thread_prepare(void)
+{
+    return tls.prepared ? 0 : prepare_thread();
+}
+
+void capsa__rt_enter(capsa__rt_frame *f, const wasm_rt_memory_t *memory)
+{
+    f->prev = tls.frame;
+    f->memory = memory;
+    tls.frame = f;
+}
+
+void capsa__rt_leave(capsa__rt_frame *f)
+{
+    tls.frame = f->prev;
+}
+
+/* ---- the contract's process-wide functions ------------------------------------- */
+
+void wasm_rt_init(void)
+{
+    capsa__rt_init();
+}
+
+bool wasm_rt_is_initialized(void)
+{
+    return init_status == 0;
+}
+
+void wasm_rt_free(void)
+{
+    /* Signal handlers and function types live as long as the process. */
+}
+
+typedef struct func_type {
+    uint32_t params, results;
+    wasm_rt_type_t *types; /* params then results */
+} func_type;
+
+static pthread_mutex_t types_lock = PTHREAD_MUTEX_INITIALIZER;
+static func_type *types;
+static uint32_t ntypes, captypes;
+
+/* Returns the 1-based index of a signature, equal for equal signatures, or 0 when
+ * out of memory (0 never matches a table entry, so calls through it trap). */
+uint32_t wasm_rt_register_func_type(uint32_t params, uint32_t results, ...)
+{
+    uint32_t n = params + results, idx = 0;
+    wasm_rt_type_t *t = malloc((n ? n : 1) * sizeof(*t));
+    if (!t)
+        return 0;
+    va_list ap;
+    va_start(ap, results);
+    for (uint32_t i = 0; i < n; i++)
+        t[i] = (wasm_rt_type_t)va_arg(ap, int);
+    va_end(ap);
+
+    pthread_mutex_lock(&types_lock);
+    for (uint32_t i = 0; i < ntypes; i++) {
+        if (types[i].params == params && types[i].results == results &&
+            memcmp(types[i].types, t, n * sizeof(*t)) == 0) {
+            idx = i + 1;
+            break;
+        }
+    }
+    if (!idx) {
+        if (ntypes == captypes) {
+            uint32_t cap = captypes ? captypes * 2 : 32;
+            func_type *nt = realloc(types, cap * sizeof(*nt));
+            if (!nt)
+                goto out;
+            types = nt;
+            captypes = cap;
+        }
+        types[ntypes] = (func_type){ params, results, t };
+        t = NULL;
+        idx = ++ntypes;
+    }
+out:
+    pthread_mutex_unlock(&types_lock);
+    free(t);
+    return idx;
+}
+
+/* ---- linear memory --------------------------------------------------------------- */
+
+void wasm_rt_allocate_memory(wasm_rt_memory_t *m, uint32_t initial_pages, uint32_t max_pages)
+{
+    m->data = NULL;
+    m->pages = 0;
+    m->size = 0;
+    m->max_pages = max_pages;
+    if (initial_pages >= 65536 || initial_pages > max_pages)
+        trap_to_host(CAPSA__TRAP_NOMEM);
+    void *p = mmap(NULL, CAPSA__RT_RESERVE, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        trap_to_host(CAPSA__TRAP_NOMEM);
+    uint64_t bytes = (uint64_t)initial_pages * CAPSA__WASM_PAGE;
+    if (bytes && mprotect(p, bytes, PROT_READ | PROT_WRITE) != 0) {
+        munmap(p, CAPSA__RT_RESERVE);
+        trap_to_host(CAPSA__TRAP_NOMEM);
+    }
+    m->data = p;
+    m->pages = initial_pages;
+    m->size = (uint32_t)bytes;
+}
+
+uint32_t wasm_rt_grow_memory(wasm_rt_memory_t *m, uint32_t delta)
+{
+    uint32_t old = m->pages;
+    if (delta == 0)
+        return old;
+    uint64_t want = (uint64_t)old + delta;
+    /* A 32-bit size field caps usable memory just below 4 GiB. */
+    if (want > m->max_pages || want >= 65536)
+        return UINT32_MAX;
+    uint8_t *start = m->data + (uint64_t)old * CAPSA__WASM_PAGE;
+    if (mprotect(start, (uint64_t)delta * CAPSA__WASM_PAGE, PROT_READ | PROT_WRITE) != 0)
+        return UINT32_MAX;
+    m->pages = (uint32_t)want;
+    m->size = (uint32_t)(want * CAPSA__WASM_PAGE);
+    return old;
+}
+
+void wasm_rt_free_memory(wasm_rt_memory_t *m)
+{
+    if (m->data)
+        munmap(m->data, CAPSA__RT_RESERVE);
+    m->data = NULL;
+    m->pages = m->size = 0;
+}
+
+/* ---- tables ---------------------------------------------------------------------- */
+
+#define DEFINE_TABLE(type, elem)                                          \
+    void wasm_rt_allocate_##type##_table(wasm_rt_##type##_table_t *t, uint32_t n,       \
+                                         uint32_t max)                                  \
+    {                                                                                   \
+        t->data = NULL;                                                                 \
+        t->size = 0;                                                                    \
+        t->max_size = max;                                                              \
+        if (n > max)                                                                    \
+            trap_to_host(CAPSA__TRAP_NOMEM);                                            \
+        if (n) {                                                                        \
+            t->data = calloc(n, sizeof(elem));                                          \
+            if (!t->data)                                                               \
+                trap_to_host(CAPSA__TRAP_NOMEM);                                        \
+        }                                                                               \
+        t->size = n;                                                                    \
+    }                                                                                   \
+    void wasm_rt_free_##type##_table(wasm_rt_##type##_table_t *t)                       \
+    {                                                                                   \
+        free(t->data);                                                                  \
+        t->data = NULL;                                                                 \
+        t->size = 0;                                                                    \
+    }                                                                                   \
+    uint32_t wasm_rt_grow_##type##_table(wasm_rt_##type##_table_t *t, uint32_t delta,   \
+                                         elem init)                                     \
+    {                                                                                   \
+        uint32_t old = t->size;                                                         \
+        uint64_t want = (uint64_t)old + delta;                                          \
+        if (delta == 0)                                                                 \
+            return old;                                                                 \
+        if (want > t->max_size || want > (SIZE_MAX / sizeof(elem)))                     \
+            return UINT32_MAX;                                                          \
+        elem *d = realloc(t->data, (size_t)want * sizeof(elem));                        \
+        if (!d)                                                                         \
+            return UINT32_MAX;                                                          \
+        for (uint64_t i = old; i < want; i++)                                           \
+            d[i] = init;                                                                \
+        t->data = d;                                                                    \
+        t->size = (uint32_t)want;                                                       \
+        return old;                                                                     \
+    }
+
+DEFINE_TABLE(funcref, wasm_rt_funcref_t)
+DEFINE_TABLE(externref, wasm_rt_externref_t)
+
+/* The exception-handling part of the contract (wasm_rt_load_exception, ...) is not
+ * implemented: the guest is built without wasm exceptions, so nothing calls it, and
+ * a module that needs it fails to link instead of misbehaving. */

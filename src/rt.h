@@ -1,0 +1,59 @@
+/* Our implementation of wasm2c's runtime contract (wasm-rt.h): linear memory in a
+ * guard-page reservation, traps turned into return codes, per-thread trap state and
+ * signal stacks, no abort on allocation failure. Also the one helper that checks a
+ * guest pointer and length before the host touches guest memory. */
+#ifndef CAPSA_RT_H
+#define CAPSA_RT_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wasm-rt.h>
+
+#if !WASM_RT_MEMCHECK_SIGNAL_HANDLER
+#error "capsa's runtime relies on guard pages: build the guest with WASM_RT_MEMCHECK_SIGNAL_HANDLER"
+#endif
+
+#define CAPSA__WASM_PAGE 65536u
+/* Reserved address space per linear memory: 4 GiB addressable by a 32-bit index
+ * plus 4 GiB so that index + 32-bit offset also lands in the reservation. */
+#define CAPSA__RT_RESERVE (8ull << 30)
+
+/* Trap codes beyond wasm_rt_trap_t, raised by the runtime itself. */
+enum { CAPSA__TRAP_NOMEM = 0x100 };
+
+/* One call from the host into the guest, in the host's C stack. */
+typedef struct capsa__rt_frame {
+    sigjmp_buf jmp;
+    struct capsa__rt_frame *prev;
+    const wasm_rt_memory_t *memory; /* the memory the guest may fault in */
+} capsa__rt_frame;
+
+/* Prepares the process once (signal handlers); returns 0 or -1 if that failed. */
+int capsa__rt_init(void);
+
+/* Prepares the calling thread for guest code (alternate signal stack, stack
+ * bounds); cheap after the first call. Returns 0, or -1 when out of memory. */
+int capsa__rt_thread_prepare(void);
+
+/* Enters guest code: `if ((trap = capsa__rt_try(f, mem)) == 0) { call } capsa__rt_leave(&f);`
+ * capsa__rt_try returns 0 at first and the trap code when the guest trapped. The
+ * frame must stay in scope until capsa__rt_leave, which must be called on both paths. */
+#define capsa__rt_try(f, mem) (capsa__rt_enter(&(f), (mem)), sigsetjmp((f).jmp, 0))
+void capsa__rt_enter(capsa__rt_frame *f, const wasm_rt_memory_t *memory);
+void capsa__rt_leave(capsa__rt_frame *f);
+
+/* A message for a trap code (wasm_rt_trap_t or CAPSA__TRAP_*). */
+const char *capsa__rt_trap_message(int trap);
+
+/* The host address of guest bytes [ptr, ptr + len), or NULL when any of them lies
+ * outside the guest's memory. Every guest pointer goes through here before use. */
+static inline uint8_t *capsa__guest_ptr(const wasm_rt_memory_t *m, uint32_t ptr, uint64_t len)
+{
+    if ((uint64_t)ptr + len > m->size)
+        return NULL;
+    return m->data + ptr;
+}
+
+#endif

@@ -1,0 +1,284 @@
+/* Engines and sandboxes: lifecycle, runs, output collection and results. A
+ * sandbox owns one guest instance; a trap discards the instance and the next call
+ * makes a fresh one, so a sandbox stays usable after anything the guest does. */
+#include "sandbox.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "abi.h"
+
+#define DEFAULT_MEMORY_LIMIT (256ull << 20)
+#define MAX_MEMORY_LIMIT (4ull << 30)
+#define MIN_MEMORY_LIMIT (8ull << 20)
+#define DEFAULT_MAX_OUTPUT (16ull << 20)
+#define MAX_CODE_BYTES (64u << 20)
+
+/* ---- engine ---------------------------------------------------------------------- */
+
+CAPSA_API void capsa_engine_options_init(capsa_engine_options *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->struct_size = sizeof(*opts);
+}
+
+CAPSA_API int capsa_engine_new(const capsa_engine_options *opts, capsa_engine **out)
+{
+    if (!out)
+        return CAPSA_EINVAL;
+    *out = NULL;
+    capsa_engine_options o;
+    capsa_engine_options_init(&o);
+    if (opts) {
+        if (opts->struct_size < sizeof(size_t) || opts->struct_size > sizeof(o))
+            return CAPSA_EINVAL;
+        memcpy(&o, opts, opts->struct_size);
+    }
+    const capsa_allocator *a = o.allocator ? o.allocator : &capsa__default_allocator;
+    if (!a->realloc_fn || !a->free_fn)
+        return CAPSA_EINVAL;
+    if (capsa__instance_module_init() != 0)
+        return CAPSA_ENOMEM;
+    capsa_engine *e = capsa__malloc(a, sizeof(*e));
+    if (!e)
+        return CAPSA_ENOMEM;
+    memset(e, 0, sizeof(*e));
+    e->alloc = *a;
+    *out = e;
+    return CAPSA_OK;
+}
+
+CAPSA_API void capsa_engine_free(capsa_engine *engine)
+{
+    if (!engine)
+        return;
+    capsa_allocator a = engine->alloc;
+    capsa__free(&a, engine);
+}
+
+/* ---- sandbox --------------------------------------------------------------------- */
+
+static void set_error(capsa_sandbox *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sb->errmsg, sizeof(sb->errmsg), fmt, ap);
+    va_end(ap);
+}
+
+/* Output hook: streams to the caller and keeps up to max_output bytes per stream. */
+static void on_output(void *ud, int fd, const char *data, size_t len)
+{
+    capsa_sandbox *sb = ud;
+    capsa_result *r = &sb->result;
+    capsa__buf *b = fd == CAPSA_STDOUT ? &r->out : &r->err;
+    uint64_t *count = fd == CAPSA_STDOUT ? &r->stats.stdout_bytes : &r->stats.stderr_bytes;
+    *count += len;
+    if (sb->opts.on_output)
+        sb->opts.on_output(sb->opts.on_output_ud, fd, data, len);
+    size_t keep = 0;
+    if (b->len < sb->opts.max_output)
+        keep = len < sb->opts.max_output - b->len ? len : (size_t)(sb->opts.max_output - b->len);
+    if (keep && capsa__buf_append(b, sb->alloc, data, keep) != 0)
+        keep = 0;
+    r->stats.output_dropped += len - keep;
+}
+
+/* Result hook: one part of the outcome, as the guest reports it. */
+static int on_result(void *ud, uint32_t kind, const char *data, size_t len)
+{
+    capsa_sandbox *sb = ud;
+    if (kind < CAPSA_RESULT_VALUE || kind > CAPSA_RESULT_ERROR_STACK)
+        return 0; /* unknown parts are ignored: a newer guest may say more */
+    int i = (int)kind - 1;
+    capsa__buf_clear(&sb->result.part[i]);
+    if (capsa__buf_append(&sb->result.part[i], sb->alloc, data, len) != 0)
+        return -1;
+    sb->result.has[i] = true;
+    return 0;
+}
+
+static int make_instance(capsa_sandbox *sb)
+{
+    capsa__instance_hooks hooks = { on_output, on_result, sb };
+    return capsa__instance_new(sb->alloc, &hooks, sb->opts.memory_limit, &sb->inst,
+                               sb->errmsg, sizeof(sb->errmsg));
+}
+
+CAPSA_API void capsa_options_init(capsa_options *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->struct_size = sizeof(*opts);
+    opts->memory_limit = DEFAULT_MEMORY_LIMIT;
+    opts->max_output = DEFAULT_MAX_OUTPUT;
+}
+
+CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
+                                capsa_sandbox **out)
+{
+    if (!out)
+        return CAPSA_EINVAL;
+    *out = NULL;
+    if (!engine)
+        return CAPSA_EINVAL;
+    capsa_options o;
+    capsa_options_init(&o);
+    if (opts) {
+        if (opts->struct_size < sizeof(size_t) || opts->struct_size > sizeof(o))
+            return CAPSA_EINVAL;
+        memcpy(&o, opts, opts->struct_size);
+        o.struct_size = sizeof(o);
+    }
+    if (o.memory_limit == 0)
+        o.memory_limit = DEFAULT_MEMORY_LIMIT;
+    if (o.memory_limit < MIN_MEMORY_LIMIT || o.memory_limit > MAX_MEMORY_LIMIT)
+        return CAPSA_EINVAL;
+    if (o.max_output == 0)
+        o.max_output = DEFAULT_MAX_OUTPUT;
+
+    capsa_sandbox *sb = capsa__malloc(&engine->alloc, sizeof(*sb));
+    if (!sb)
+        return CAPSA_ENOMEM;
+    memset(sb, 0, sizeof(*sb));
+    sb->engine = engine;
+    sb->alloc = &engine->alloc;
+    sb->opts = o;
+    int rc = make_instance(sb);
+    if (rc != CAPSA_OK) {
+        capsa__free(sb->alloc, sb);
+        return rc;
+    }
+    __atomic_add_fetch(&engine->live, 1, __ATOMIC_RELAXED);
+    set_error(sb, "not an error");
+    *out = sb;
+    return CAPSA_OK;
+}
+
+static void result_free(capsa_result *r, const capsa_allocator *a)
+{
+    capsa__buf_free(&r->out, a);
+    capsa__buf_free(&r->err, a);
+    for (int i = 0; i < PART_COUNT; i++)
+        capsa__buf_free(&r->part[i], a);
+}
+
+CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
+{
+    if (!sb)
+        return;
+    capsa__instance_free(sb->inst);
+    result_free(&sb->result, sb->alloc);
+    __atomic_sub_fetch(&sb->engine->live, 1, __ATOMIC_RELAXED);
+    capsa__free(sb->alloc, sb);
+}
+
+CAPSA_API const char *capsa_errmsg(const capsa_sandbox *sb)
+{
+    return sb ? sb->errmsg : "no sandbox (NULL)";
+}
+
+CAPSA_API int capsa_reset(capsa_sandbox *sb)
+{
+    if (!sb)
+        return CAPSA_EINVAL;
+    capsa__instance_free(sb->inst);
+    sb->inst = NULL;
+    int rc = make_instance(sb);
+    if (rc == CAPSA_OK)
+        set_error(sb, "not an error");
+    return rc;
+}
+
+/* ---- runs ------------------------------------------------------------------------ */
+
+static void result_clear(capsa_result *r)
+{
+    r->status = CAPSA_OK;
+    capsa__buf_clear(&r->out);
+    capsa__buf_clear(&r->err);
+    for (int i = 0; i < PART_COUNT; i++) {
+        capsa__buf_clear(&r->part[i]);
+        r->has[i] = false;
+    }
+    memset(&r->stats, 0, sizeof(r->stats));
+    r->stats.struct_size = sizeof(r->stats);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Describes a trap in the result as an error, so that every reader of results
+ * (the CLI, bindings) shows it the same way as a thrown error. */
+static void result_set_trap(capsa_sandbox *sb)
+{
+    capsa_result *r = &sb->result;
+    for (int i = 0; i < PART_COUNT; i++) {
+        capsa__buf_clear(&r->part[i]);
+        r->has[i] = false;
+    }
+    static const char name[] = "Trap";
+    r->has[PART_ERROR_NAME] =
+        capsa__buf_append(&r->part[PART_ERROR_NAME], sb->alloc, name, sizeof(name) - 1) == 0;
+    r->has[PART_ERROR_MESSAGE] = capsa__buf_append(&r->part[PART_ERROR_MESSAGE], sb->alloc,
+                                                   sb->errmsg, strlen(sb->errmsg)) == 0;
+}
+
+CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
+                        const char *filename, const capsa_result **out)
+{
+    if (out)
+        *out = NULL;
+    if (!sb)
+        return CAPSA_EINVAL;
+    if (!code && len) {
+        set_error(sb, "code is NULL with a length of %zu", len);
+        return CAPSA_EINVAL;
+    }
+    if (len > MAX_CODE_BYTES) {
+        set_error(sb, "code of %zu bytes is over the limit of %u bytes", len, MAX_CODE_BYTES);
+        return CAPSA_ETOOBIG;
+    }
+    result_clear(&sb->result);
+    if (!sb->inst) {
+        int rc = make_instance(sb);
+        if (rc != CAPSA_OK)
+            return rc;
+    }
+    double t0 = now_ms();
+    int rc = capsa__instance_run(sb->inst, code ? code : "", len, filename ? filename : "<input>",
+                                 sb->errmsg, sizeof(sb->errmsg));
+    capsa_result *r = &sb->result;
+    r->stats.wall_ms = now_ms() - t0;
+    r->stats.memory_bytes = capsa__instance_memory_bytes(sb->inst);
+    r->status = rc;
+    switch (rc) {
+    case CAPSA_OK:
+        set_error(sb, "not an error");
+        break;
+    case CAPSA_ESCRIPT:
+        set_error(sb, "the script threw %s: %s",
+                  r->has[PART_ERROR_NAME] ? r->part[PART_ERROR_NAME].data : "a value",
+                  r->has[PART_ERROR_MESSAGE] ? r->part[PART_ERROR_MESSAGE].data : "");
+        break;
+    case CAPSA_ETRAP:
+        /* The guest's state is unknown after a trap: drop it, keep the sandbox. */
+        capsa__instance_free(sb->inst);
+        sb->inst = NULL;
+        result_set_trap(sb);
+        break;
+    default:
+        /* Anything else leaves the instance in an unknown state too. */
+        capsa__instance_free(sb->inst);
+        sb->inst = NULL;
+        return rc;
+    }
+    if (out)
+        *out = r;
+    return rc;
+}

@@ -1,0 +1,37 @@
+/* Engines and sandboxes: lifecycle, runs and their results. The structures are
+ * shared with result.c, which turns a result into JSON. */
+#ifndef CAPSA_SANDBOX_H
+#define CAPSA_SANDBOX_H
+
+#include <stdbool.h>
+
+#include "buf.h"
+#include "capsa.h"
+#include "instance.h"
+
+struct capsa_engine {
+    capsa_allocator alloc;
+    int live; /* sandboxes not yet freed (atomic) */
+};
+
+/* The parts of a run's outcome that the guest reports, by CAPSA_RESULT_* - 1. */
+enum { PART_VALUE, PART_ERROR_NAME, PART_ERROR_MESSAGE, PART_ERROR_STACK, PART_COUNT };
+
+struct capsa_result {
+    int status;
+    capsa__buf out, err;
+    capsa__buf part[PART_COUNT];
+    bool has[PART_COUNT];
+    capsa_stats stats;
+};
+
+struct capsa_sandbox {
+    capsa_engine *engine;
+    const capsa_allocator *alloc;
+    capsa_options opts;
+    capsa__instance *inst; /* NULL after a trap or a failed reset: made anew on use */
+    capsa_result result;
+    char errmsg[512];
+};
+
+#endif
