@@ -61,15 +61,23 @@ void Z_capsaZ_result(struct Z_capsa_instance_t *h, uint32_t kind, uint32_t ptr, 
         h->failed = CAPSA_ENOMEM;
 }
 
+typedef struct step_call {
+    capsa__instance *g;
+    void (*step)(capsa__instance *, void *);
+    void *arg;
+} step_call;
+
+static void run_step(void *p)
+{
+    step_call *c = p;
+    c->step(c->g, c->arg);
+}
+
 /* Runs step(g, arg) as guest code: returns 0, or the trap code if it trapped. */
 static int protected_call(capsa__instance *g, void (*step)(capsa__instance *, void *), void *arg)
 {
-    capsa__rt_frame f;
-    int trap;
-    if ((trap = capsa__rt_try(f, &g->inst.w2c_memory)) == 0)
-        step(g, arg);
-    capsa__rt_leave(&f);
-    return trap;
+    step_call c = { g, step, arg };
+    return capsa__rt_call(&g->inst.w2c_memory, run_step, &c);
 }
 
 static void step_create(capsa__instance *g, void *arg)

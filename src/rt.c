@@ -13,30 +13,48 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 
 #define ALT_STACK_SIZE (64 * 1024)
-/* How far below the lowest address of a thread's stack a fault still counts as
- * running off the stack (the kernel's guard gap is 1 MiB below the main stack). */
-#define STACK_GUARD_SPAN (2u << 20)
+/* Each thread that runs guest code gets a guest stack of its own: address space
+ * only, committed as it is touched. The lowest part is a guard: a fault there is
+ * the guest running off its stack. */
+#define GUEST_STACK_SIZE (64u << 20)
+#define GUEST_STACK_GUARD (64u << 10)
+/* Offsets in a linear memory where a fault means the guest ran off its shadow
+ * stack (placed first with wasm-ld --stack-first) and wrapped below address 0. */
+#define SHADOW_STACK_WRAP_LO (0x100000000ull - (16u << 20))
+#define SHADOW_STACK_WRAP_HI (0x100000000ull + (1u << 20))
+
+/* One call from the host into the guest. */
+typedef struct rt_frame {
+    sigjmp_buf jmp;
+    struct rt_frame *prev;
+    const wasm_rt_memory_t *memory; /* the memory the guest may fault in */
+    void (*fn)(void *);
+    void *arg;
+    int trap;
+} rt_frame;
 
 typedef struct rt_thread {
-    capsa__rt_frame *frame;   /* innermost guest call, NULL outside the guest */
-    uintptr_t stack_lo;       /* lowest address of this thread's stack, 0 if unknown */
-    bool prepared;            /* alternate signal stack and stack bounds done */
+    rt_frame *frame;          /* innermost guest call, NULL outside the guest */
+    uint8_t *stack;           /* the guest stack mapping, NULL until prepared */
+    ucontext_t host_ctx, guest_ctx;
+    bool prepared;
 } rt_thread;
 
 static __thread rt_thread tls;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_status = -1;
-static pthread_key_t altstack_key;
+static pthread_key_t thread_key;
 static struct sigaction old_segv, old_bus;
 
 /* ---- traps ---------------------------------------------------------------------- */
 
 static _Noreturn void trap_to_host(int code)
 {
-    capsa__rt_frame *f = tls.frame;
+    rt_frame *f = tls.frame;
     if (!f) {
         /* Only generated code raises traps and it runs only inside a frame. */
         fprintf(stderr, "capsa: trap %d outside guest code\n", code);
@@ -77,15 +95,19 @@ const char *capsa__rt_trap_message(int trap)
  * else is not ours: the previous disposition gets it. */
 static void fault_handler(int sig, siginfo_t *si, void *uc)
 {
-    capsa__rt_frame *f = tls.frame;
+    rt_frame *f = tls.frame;
     if (f) {
         uintptr_t a = (uintptr_t)si->si_addr;
         const wasm_rt_memory_t *m = f->memory;
         if (m && m->data && a >= (uintptr_t)m->data &&
-            a - (uintptr_t)m->data < CAPSA__RT_RESERVE)
-            siglongjmp(f->jmp, WASM_RT_TRAP_OOB);
-        if (tls.stack_lo && a < tls.stack_lo + CAPSA__WASM_PAGE &&
-            a + STACK_GUARD_SPAN >= tls.stack_lo)
+            a - (uintptr_t)m->data < CAPSA__RT_RESERVE) {
+            /* The guest's shadow stack comes first in its memory: running off it
+               wraps the address around to just below 4 GiB. */
+            uint64_t off = a - (uintptr_t)m->data;
+            siglongjmp(f->jmp, off >= SHADOW_STACK_WRAP_LO && off < SHADOW_STACK_WRAP_HI
+                                   ? WASM_RT_TRAP_EXHAUSTION : WASM_RT_TRAP_OOB);
+        }
+        if (a >= (uintptr_t)tls.stack && a < (uintptr_t)tls.stack + GUEST_STACK_GUARD)
             siglongjmp(f->jmp, WASM_RT_TRAP_EXHAUSTION);
     }
     struct sigaction *old = sig == SIGSEGV ? &old_segv : &old_bus;
@@ -99,16 +121,25 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
     }
 }
 
-static void free_altstack(void *p)
+/* Thread exit: the alternate signal stack and the guest stack go with the thread. */
+static void free_thread(void *p)
 {
+    (void)p;
     stack_t ss = { .ss_flags = SS_DISABLE };
-    sigaltstack(&ss, NULL);
-    free(p);
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == p) {
+        sigaltstack(&ss, NULL);
+        free(p);
+    }
+    if (tls.stack)
+        munmap(tls.stack, GUEST_STACK_SIZE);
+    tls.stack = NULL;
+    tls.prepared = false;
 }
 
 static void init_process(void)
 {
-    if (pthread_key_create(&altstack_key, free_altstack) != 0)
+    if (pthread_key_create(&thread_key, free_thread) != 0)
         return;
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
@@ -127,48 +158,83 @@ int capsa__rt_init(void)
     return init_status;
 }
 
-/* Gives this thread an alternate signal stack (so a fault on an exhausted stack can
- * be handled) and learns its stack bounds. Returns 0, or -1 when out of memory. */
-static int prepare_thread(void)
+int capsa__rt_thread_prepare(void)
 {
+    if (tls.prepared)
+        return 0;
+    if (capsa__rt_init() != 0)
+        return -1;
+    void *alt = NULL;
     stack_t cur;
     if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
-        void *p = malloc(ALT_STACK_SIZE);
-        if (!p)
+        alt = malloc(ALT_STACK_SIZE);
+        if (!alt)
             return -1;
-        stack_t ss = { .ss_sp = p, .ss_size = ALT_STACK_SIZE, .ss_flags = 0 };
-        if (sigaltstack(&ss, NULL) != 0 || pthread_setspecific(altstack_key, p) != 0) {
-            free(p);
+        stack_t ss = { .ss_sp = alt, .ss_size = ALT_STACK_SIZE, .ss_flags = 0 };
+        if (sigaltstack(&ss, NULL) != 0) {
+            free(alt);
             return -1;
         }
     }
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-        void *addr;
-        size_t size;
-        if (pthread_attr_getstack(&attr, &addr, &size) == 0)
-            tls.stack_lo = (uintptr_t)addr;
-        pthread_attr_destroy(&attr);
+    void *stack = mmap(NULL, GUEST_STACK_SIZE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED || mprotect(stack, GUEST_STACK_GUARD, PROT_NONE) != 0) {
+        if (stack != MAP_FAILED)
+            munmap(stack, GUEST_STACK_SIZE);
+        return -1; /* the alternate stack stays: it is harmless and reused next time */
+    }
+    tls.stack = stack;
+    /* The key's value is what free_thread gets: the alternate stack we own, if any
+     * (a non-NULL value is needed for the destructor to run at all). */
+    if (pthread_setspecific(thread_key, alt ? alt : stack) != 0) {
+        munmap(stack, GUEST_STACK_SIZE);
+        tls.stack = NULL;
+        return -1;
     }
     tls.prepared = true;
     return 0;
 }
 
-int capsa__rt_thread_prepare(void)
+/* Entry of the guest stack: runs the innermost frame's function under trap
+ * protection, then returns to the host context (uc_link). */
+static void guest_stack_entry(void)
 {
-    return tls.prepared ? 0 : prepare_thread();
+    rt_frame *f = tls.frame;
+    int trap = sigsetjmp(f->jmp, 0);
+    if (trap == 0)
+        f->fn(f->arg);
+    f->trap = trap;
 }
 
-void capsa__rt_enter(capsa__rt_frame *f, const wasm_rt_memory_t *memory)
+int capsa__rt_call(const wasm_rt_memory_t *memory, void (*fn)(void *), void *arg)
 {
-    f->prev = tls.frame;
-    f->memory = memory;
-    tls.frame = f;
-}
-
-void capsa__rt_leave(capsa__rt_frame *f)
-{
-    tls.frame = f->prev;
+    rt_frame f;
+    f.prev = tls.frame;
+    f.memory = memory;
+    f.fn = fn;
+    f.arg = arg;
+    f.trap = 0;
+    tls.frame = &f;
+    if (f.prev) {
+        /* Already on the guest stack (a host function called back into a guest). */
+        int trap = sigsetjmp(f.jmp, 0);
+        if (trap == 0)
+            fn(arg);
+        tls.frame = f.prev;
+        return trap;
+    }
+    if (getcontext(&tls.guest_ctx) != 0) {
+        tls.frame = f.prev;
+        return CAPSA__TRAP_NOMEM;
+    }
+    tls.guest_ctx.uc_stack.ss_sp = tls.stack + GUEST_STACK_GUARD;
+    tls.guest_ctx.uc_stack.ss_size = GUEST_STACK_SIZE - GUEST_STACK_GUARD;
+    tls.guest_ctx.uc_link = &tls.host_ctx;
+    makecontext(&tls.guest_ctx, guest_stack_entry, 0);
+    if (swapcontext(&tls.host_ctx, &tls.guest_ctx) != 0)
+        f.trap = CAPSA__TRAP_NOMEM;
+    tls.frame = f.prev;
+    return f.trap;
 }
 
 /* ---- the contract's process-wide functions ------------------------------------- */

@@ -23,26 +23,20 @@
 /* Trap codes beyond wasm_rt_trap_t, raised by the runtime itself. */
 enum { CAPSA__TRAP_NOMEM = 0x100 };
 
-/* One call from the host into the guest, in the host's C stack. */
-typedef struct capsa__rt_frame {
-    sigjmp_buf jmp;
-    struct capsa__rt_frame *prev;
-    const wasm_rt_memory_t *memory; /* the memory the guest may fault in */
-} capsa__rt_frame;
-
 /* Prepares the process once (signal handlers); returns 0 or -1 if that failed. */
 int capsa__rt_init(void);
 
-/* Prepares the calling thread for guest code (alternate signal stack, stack
- * bounds); cheap after the first call. Returns 0, or -1 when out of memory. */
+/* Prepares the calling thread for guest code: an alternate signal stack and the
+ * thread's guest stack. Cheap after the first call. Returns 0, or -1 when out of
+ * memory. */
 int capsa__rt_thread_prepare(void);
 
-/* Enters guest code: `if ((trap = capsa__rt_try(f, mem)) == 0) { call } capsa__rt_leave(&f);`
- * capsa__rt_try returns 0 at first and the trap code when the guest trapped. The
- * frame must stay in scope until capsa__rt_leave, which must be called on both paths. */
-#define capsa__rt_try(f, mem) (capsa__rt_enter(&(f), (mem)), sigsetjmp((f).jmp, 0))
-void capsa__rt_enter(capsa__rt_frame *f, const wasm_rt_memory_t *memory);
-void capsa__rt_leave(capsa__rt_frame *f);
+/* Runs fn(arg) as guest code whose linear memory is `memory`, on the calling
+ * thread's guest stack (a large mapping of its own, so that guest recursion never
+ * depends on the caller's stack size). Returns 0, or the trap code (wasm_rt_trap_t
+ * or CAPSA__TRAP_*) when the guest trapped; fn then did not finish. The thread must
+ * have been prepared. */
+int capsa__rt_call(const wasm_rt_memory_t *memory, void (*fn)(void *), void *arg);
 
 /* A message for a trap code (wasm_rt_trap_t or CAPSA__TRAP_*). */
 const char *capsa__rt_trap_message(int trap);

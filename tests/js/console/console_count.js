@@ -1,0 +1,10 @@
+console.count();
+console.count();
+console.count('apples');
+console.count('apples');
+console.countReset();
+console.count();
+console.countReset('apples');
+console.count('apples');
+console.count(null);
+console.count(42);

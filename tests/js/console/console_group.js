@@ -1,0 +1,13 @@
+console.log('level 0');
+console.group('Group A');
+console.log('level 1');
+console.log({ multi: 'line\ntext', obj: { a: 1, b: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' } });
+console.group();
+console.warn('level 2 on stderr');
+console.groupCollapsed('Collapsed %s', 'label');
+console.info('level 3');
+console.groupEnd();
+console.groupEnd();
+console.groupEnd();
+console.groupEnd();
+console.log('back to level 0');

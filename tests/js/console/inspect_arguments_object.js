@@ -1,0 +1,3 @@
+function show() { console.log(arguments); }
+show(1, 'two', { three: 3 });
+show();

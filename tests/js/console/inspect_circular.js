@@ -1,0 +1,17 @@
+const a = { name: 'a' };
+a.self = a;
+console.log(a);
+const b = { name: 'b' };
+const c = { name: 'c', b };
+b.c = c;
+console.log([b, c]);
+const list = [1];
+list.push(list);
+console.log(list);
+const m = new Map();
+m.set('me', m);
+console.log(m);
+const x = { y: {} };
+x.y.x = x;
+x.y.y = x.y;
+console.log(x);

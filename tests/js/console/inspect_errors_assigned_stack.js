@@ -1,0 +1,14 @@
+const err = new Error('boom');
+err.stack = 'Error: boom\n    at work (/app/job.js:10:5)\n    at main (/app/job.js:20:3)';
+console.log(err);
+console.log({ err });
+console.log([err, 'next']);
+err.code = 'E_BOOM';
+console.log(err);
+console.log({ outer: { err } });
+const custom = new Error('ignored');
+custom.stack = 'custom stack text without frames';
+console.log(custom);
+const noStack = new Error('no stack');
+noStack.stack = undefined;
+console.log(noStack);

@@ -1,0 +1,10 @@
+console.log({ alpha: 'aaaaaaaaaa', beta: 'bbbbbbbbbb', gamma: 'cccccccccc', delta: 'ddd' });
+console.log({ alpha: 'aaaaaaaaaa', beta: 'bbbbbbbbbb', gamma: 'cccccccccc', delta: 'dddd' });
+console.log({ a: { b: { c: {} } } });
+console.log({ a: { b: { c: { d: 1 } } } });
+console.log({ a: 1, b: { c: 2, d: { e: 3 } }, f: [1, 2, { g: 4 }] });
+console.log([{ name: 'first', values: [1, 2, 3] }, { name: 'second', values: [4, 5, 6] }]);
+console.log({ list: ['xxxxxxxxxxxxxxxxxxxx', 'yyyyyyyyyyyyyyyyyyyy', 'zzzzzzzzzzzzzzzzzzzz'] });
+const wide = {};
+for (let i = 0; i < 12; i++) wide['key' + i] = i;
+console.log(wide);

@@ -1,0 +1,67 @@
+/* A small test harness: CHECK macros that say what they checked, and a summary
+ * line "N passed, N failed" that tests/run.sh adds up. Each test program defines
+ * its tests with TEST(name) and lists them in main with RUN(name). */
+#ifndef CAPSA_TEST_H
+#define CAPSA_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int test_passed, test_failed;
+static const char *test_current;
+
+#define TEST(name) static void test_##name(void)
+#define RUN(name)                    \
+    do {                             \
+        test_current = #name;        \
+        test_##name();               \
+    } while (0)
+
+#define TEST_REPORT(ok, ...)                                                \
+    do {                                                                    \
+        if (ok) {                                                           \
+            test_passed++;                                                  \
+        } else {                                                            \
+            test_failed++;                                                  \
+            fprintf(stderr, "FAIL %s (%s:%d): ", test_current, __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                                   \
+            fputc('\n', stderr);                                            \
+        }                                                                   \
+    } while (0)
+
+/* CHECK(cond, what): cond must hold; `what` says what was checked. */
+#define CHECK(cond, what) TEST_REPORT((cond), "%s: expected %s", (what), #cond)
+
+#define CHECK_INT(got, want, what)                                              \
+    do {                                                                        \
+        long long g_ = (long long)(got), w_ = (long long)(want);                \
+        TEST_REPORT(g_ == w_, "%s: expected %lld, got %lld", (what), w_, g_);   \
+    } while (0)
+
+#define CHECK_STR(got, want, what)                                              \
+    do {                                                                        \
+        const char *g_ = (got), *w_ = (want);                                   \
+        TEST_REPORT((g_ == NULL && w_ == NULL) ||                               \
+                        (g_ && w_ && strcmp(g_, w_) == 0),                      \
+                    "%s: expected \"%s\", got \"%s\"", (what), w_ ? w_ : "(null)", \
+                    g_ ? g_ : "(null)");                                        \
+    } while (0)
+
+/* CHECK_CONTAINS(haystack, needle, what): needle occurs in haystack. */
+#define CHECK_CONTAINS(got, needle, what)                                       \
+    do {                                                                        \
+        const char *g_ = (got), *n_ = (needle);                                 \
+        TEST_REPORT(g_ && strstr(g_, n_) != NULL,                               \
+                    "%s: expected to contain \"%s\", got \"%s\"", (what), n_,   \
+                    g_ ? g_ : "(null)");                                        \
+    } while (0)
+
+/* Prints the summary and gives the exit status. */
+static inline int test_summary(const char *suite)
+{
+    printf("%s: %d passed, %d failed\n", suite, test_passed, test_failed);
+    return test_failed ? 1 : 0;
+}
+
+#endif
