@@ -2,6 +2,7 @@
  * capsa JS runtime on top, and a run entry that evaluates code as the body of an
  * async function. Built as a wasm32-wasi reactor; the host calls the exports. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +23,13 @@ IMPORT("result") void capsa_host_result(uint32_t kind, const char *data, uint32_
 
 static JSRuntime *rt;
 static JSContext *ctx;
+static JSValue runtime_api; /* the JS runtime's { formatError, inspect, format } */
+
+/* Promises rejected while nothing handles them, reported at the end of a run the
+ * way a browser console does: "Uncaught (in promise) ...". */
+#define MAX_UNHANDLED 100
+static struct { JSValue promise, reason; } unhandled[MAX_UNHANDLED];
+static int n_unhandled, n_unhandled_dropped;
 
 static void report(uint32_t kind, const char *s, size_t len)
 {
@@ -107,6 +115,74 @@ static const JSCFunctionListEntry host_funcs[] = {
     JS_CFUNC_DEF("promiseResult", 1, js_promise_result),
 };
 
+static void track_rejection(JSContext *c, JSValueConst promise, JSValueConst reason,
+                            JS_BOOL is_handled, void *opaque)
+{
+    (void)opaque;
+    if (!is_handled) {
+        if (n_unhandled == MAX_UNHANDLED) {
+            n_unhandled_dropped++;
+            return;
+        }
+        unhandled[n_unhandled].promise = JS_DupValue(c, promise);
+        unhandled[n_unhandled].reason = JS_DupValue(c, reason);
+        n_unhandled++;
+        return;
+    }
+    for (int i = 0; i < n_unhandled; i++) {
+        if (JS_VALUE_GET_PTR(unhandled[i].promise) == JS_VALUE_GET_PTR(promise)) {
+            JS_FreeValue(c, unhandled[i].promise);
+            JS_FreeValue(c, unhandled[i].reason);
+            unhandled[i] = unhandled[--n_unhandled];
+            return;
+        }
+    }
+}
+
+static void write_stderr(const char *s, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(2, s, len);
+        if (n <= 0)
+            return;
+        s += n;
+        len -= (size_t)n;
+    }
+}
+
+/* Writes every rejection still unhandled at the end of a run to stderr, except
+ * the run's own promise (its rejection is the run's error). */
+static void report_unhandled(JSValueConst run_promise)
+{
+    JSValue inspect = JS_GetPropertyStr(ctx, runtime_api, "inspect");
+    for (int i = 0; i < n_unhandled; i++) {
+        if (JS_VALUE_GET_PTR(unhandled[i].promise) != JS_VALUE_GET_PTR(run_promise)) {
+            JSValue text = JS_Call(ctx, inspect, JS_UNDEFINED, 1, &unhandled[i].reason);
+            size_t len;
+            const char *s = JS_IsException(text) ? NULL : JS_ToCStringLen(ctx, &len, text);
+            if (s) {
+                write_stderr("Uncaught (in promise) ", 22);
+                write_stderr(s, len);
+                write_stderr("\n", 1);
+                JS_FreeCString(ctx, s);
+            } else {
+                JS_FreeValue(ctx, JS_GetException(ctx));
+            }
+            JS_FreeValue(ctx, text);
+        }
+        JS_FreeValue(ctx, unhandled[i].promise);
+        JS_FreeValue(ctx, unhandled[i].reason);
+    }
+    if (n_unhandled_dropped) {
+        char msg[96];
+        int len = snprintf(msg, sizeof(msg), "... and %d more unhandled rejections\n",
+                           n_unhandled_dropped);
+        write_stderr(msg, (size_t)len);
+    }
+    n_unhandled = n_unhandled_dropped = 0;
+    JS_FreeValue(ctx, inspect);
+}
+
 /* Creates the runtime and context and evaluates the JS runtime. Returns 0, or
  * CAPSA_GUEST_NOMEM / CAPSA_GUEST_THREW (the runtime failed; reported). */
 EXPORT("capsa_init") int32_t capsa_init(uint32_t memory_limit)
@@ -117,6 +193,7 @@ EXPORT("capsa_init") int32_t capsa_init(uint32_t memory_limit)
     if (memory_limit)
         JS_SetMemoryLimit(rt, memory_limit);
     JS_SetMaxStackSize(rt, GUEST_STACK_LIMIT);
+    JS_SetHostPromiseRejectionTracker(rt, track_rejection, NULL);
     ctx = JS_NewContext(rt);
     if (!ctx)
         return CAPSA_GUEST_NOMEM;
@@ -136,7 +213,7 @@ EXPORT("capsa_init") int32_t capsa_init(uint32_t memory_limit)
         JS_FreeValue(ctx, err);
         return CAPSA_GUEST_THREW;
     }
-    JS_FreeValue(ctx, r);
+    runtime_api = r;
     return CAPSA_GUEST_OK;
 }
 
@@ -215,6 +292,7 @@ EXPORT("capsa_run") int32_t capsa_run(const char *code, uint32_t len,
         return CAPSA_GUEST_THREW;
     }
     drain_jobs();
+    report_unhandled(promise);
     int32_t status = report_outcome(promise);
     JS_FreeValue(ctx, promise);
     return status;

@@ -1,0 +1,425 @@
+/* The public API end to end: engines and sandboxes, runs and results, state that
+ * persists between runs, reset, errors with positions, output capture and caps,
+ * bad input, many live sandboxes, and allocation failure at every step. */
+#include <jansson.h>
+#include <stdint.h>
+
+#include "capsa.h"
+#include "test.h"
+
+static capsa_engine *engine;
+
+/* Runs code in sb and returns the result (NULL when the call failed outright). */
+static const capsa_result *run(capsa_sandbox *sb, const char *code, int *rc)
+{
+    const capsa_result *r = NULL;
+    *rc = capsa_run(sb, code, strlen(code), NULL, &r);
+    return r;
+}
+
+static capsa_sandbox *new_sandbox(void)
+{
+    capsa_sandbox *sb = NULL;
+    int rc = capsa_sandbox_new(engine, NULL, &sb);
+    CHECK_INT(rc, CAPSA_OK, "a sandbox with default options is created");
+    return sb;
+}
+
+TEST(version_and_errors)
+{
+    CHECK_INT(capsa_version_number(), CAPSA_VERSION_NUMBER, "library and header versions agree");
+    CHECK_STR(capsa_version(), CAPSA_VERSION_STRING, "version string");
+    CHECK_STR(capsa_errname(CAPSA_ENOMEM), "CAPSA_ENOMEM", "name of a code");
+    CHECK_STR(capsa_errstr(CAPSA_OK), "success", "message of CAPSA_OK");
+    CHECK_STR(capsa_errname(9999), "CAPSA_UNKNOWN", "name of an unknown code");
+    CHECK_STR(capsa_errstr(-5), "unknown error", "message of an unknown code");
+}
+
+TEST(misuse)
+{
+    capsa_sandbox *sb = (capsa_sandbox *)1;
+    CHECK_INT(capsa_sandbox_new(NULL, NULL, &sb), CAPSA_EINVAL, "no engine is misuse");
+    CHECK(sb == NULL, "the out pointer is cleared on failure");
+    CHECK_INT(capsa_engine_new(NULL, NULL), CAPSA_EINVAL, "no out pointer is misuse");
+    capsa_options o;
+    capsa_options_init(&o);
+    o.memory_limit = 1 << 20;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_EINVAL, "1 MiB of memory is too small");
+    o.memory_limit = 8ull << 30;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_EINVAL, "8 GiB is over the 4 GiB maximum");
+    capsa_options_init(&o);
+    o.struct_size = sizeof(o) + 64;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_EINVAL, "an options struct from the future");
+    CHECK_INT(capsa_run(NULL, "1", 1, NULL, NULL), CAPSA_EINVAL, "running on no sandbox");
+    CHECK_INT(capsa_reset(NULL), CAPSA_EINVAL, "resetting no sandbox");
+    capsa_sandbox_free(NULL);
+    capsa_engine_free(NULL);
+    CHECK_STR(capsa_result_value(NULL), NULL, "accessors take NULL");
+    CHECK(capsa_result_json(NULL) == NULL, "no JSON for no result");
+}
+
+TEST(values)
+{
+    capsa_sandbox *sb = new_sandbox();
+    int rc;
+    const capsa_result *r = run(sb, "return {a: [1, 'two', null], b: true, c: 1.5}", &rc);
+    CHECK_INT(rc, CAPSA_OK, "an object is returned");
+    CHECK_STR(capsa_result_value(r), "{\"a\":[1,\"two\",null],\"b\":true,\"c\":1.5}", "value as JSON");
+    r = run(sb, "let x = 1", &rc);
+    CHECK_INT(rc, CAPSA_OK, "no return");
+    CHECK_STR(capsa_result_value(r), NULL, "no value without return");
+    r = run(sb, "return () => 1", &rc);
+    CHECK_STR(capsa_result_value(r), NULL, "a function has no JSON value");
+    r = run(sb, "return await new Promise(r => r('later'))", &rc);
+    CHECK_STR(capsa_result_value(r), "\"later\"", "top-level await gives the settled value");
+    r = run(sb, "return 'é\\u2028\"'", &rc);
+    CHECK_STR(capsa_result_value(r), "\"é\u2028\\\"\"", "strings keep unicode and escape quotes");
+    r = run(sb, "return 10n", &rc);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "a BigInt has no JSON form: the run fails");
+    CHECK_STR(capsa_result_error_name(r), "TypeError", "and says so with a TypeError");
+    r = run(sb, "const o = {}; o.o = o; return o", &rc);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "a cyclic value cannot be returned");
+    r = run(sb, "return 2 ** 70", &rc);
+    CHECK_STR(capsa_result_value(r), "1.1805916207174113e+21", "large numbers keep their digits");
+    capsa_sandbox_free(sb);
+}
+
+TEST(output)
+{
+    capsa_sandbox *sb = new_sandbox();
+    int rc;
+    const capsa_result *r = run(sb, "console.log('out', 1); console.error('err'); console.log({a: 1})", &rc);
+    size_t len;
+    CHECK_INT(rc, CAPSA_OK, "console calls run");
+    CHECK_STR(capsa_result_stdout(r, &len), "out 1\n{ a: 1 }\n", "stdout collected");
+    CHECK_INT(len, 15, "stdout length");
+    CHECK_STR(capsa_result_stderr(r, &len), "err\n", "stderr collected");
+    capsa_stats st = { .struct_size = sizeof(st) };
+    capsa_result_stats(r, &st);
+    CHECK_INT(st.stdout_bytes, 15, "stdout bytes counted");
+    CHECK_INT(st.stderr_bytes, 4, "stderr bytes counted");
+    CHECK(st.memory_bytes >= (1u << 20), "guest memory is reported");
+    CHECK(st.wall_ms >= 0, "wall time is reported");
+    r = run(sb, "1", &rc);
+    CHECK_STR(capsa_result_stdout(r, NULL), "", "each run starts with empty output");
+    capsa_sandbox_free(sb);
+}
+
+typedef struct stream_log {
+    char text[256];
+    size_t len;
+    int calls;
+} stream_log;
+
+static void on_output(void *ud, int stream, const char *data, size_t len)
+{
+    stream_log *log = ud;
+    log->calls++;
+    char tag = stream == CAPSA_STDOUT ? 'o' : 'e';
+    if (log->len + len + 1 < sizeof(log->text)) {
+        log->text[log->len++] = tag;
+        memcpy(log->text + log->len, data, len);
+        log->len += len;
+        log->text[log->len] = '\0';
+    }
+}
+
+TEST(output_stream_and_cap)
+{
+    stream_log log = { { 0 }, 0, 0 };
+    capsa_options o;
+    capsa_options_init(&o);
+    o.on_output = on_output;
+    o.on_output_ud = &log;
+    o.max_output = 10;
+    capsa_sandbox *sb = NULL;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_OK, "sandbox with an output hook");
+    int rc;
+    const capsa_result *r = run(sb, "console.log('a'); console.error('b'); console.log('x'.repeat(30))", &rc);
+    CHECK_INT(rc, CAPSA_OK, "the run completes");
+    CHECK_STR(log.text, "oa\neb\noxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", "the hook sees every write in order");
+    size_t len;
+    const char *out = capsa_result_stdout(r, &len);
+    CHECK_INT(len, 10, "only max_output bytes of stdout are kept");
+    CHECK(memcmp(out, "a\nxxxxxxxx", 10) == 0, "the kept bytes are the first ones");
+    capsa_stats st = { .struct_size = sizeof(st) };
+    capsa_result_stats(r, &st);
+    CHECK_INT(st.stdout_bytes, 33, "all written bytes are counted");
+    CHECK_INT(st.output_dropped, 23, "the dropped bytes are counted");
+    capsa_sandbox_free(sb);
+}
+
+TEST(persistence_and_reset)
+{
+    capsa_sandbox *sb = new_sandbox();
+    int rc;
+    run(sb, "var v = 1; let l = 2; const c = 3; function f() { return 4 } "
+            "class K { m() { return 5 } } globalThis.g = 6; x = 7", &rc);
+    CHECK_INT(rc, CAPSA_OK, "declarations run");
+    const capsa_result *r = run(sb, "return [v, l, c, f(), new K().m(), g, x]", &rc);
+    CHECK_STR(capsa_result_value(r), "[1,2,3,4,5,6,7]", "every kind of declaration persists");
+    r = run(sb, "l += 10; return l", &rc);
+    CHECK_STR(capsa_result_value(r), "12", "a let binding is updated in place");
+    r = run(sb, "let l = 1", &rc);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "redeclaring a persisted let is an error, as in a REPL");
+    CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset");
+    r = run(sb, "return typeof v + typeof l + typeof f + typeof g", &rc);
+    CHECK_STR(capsa_result_value(r), "\"undefinedundefinedundefinedundefined\"", "reset forgets everything");
+    r = run(sb, "let l = 'again'; return l", &rc);
+    CHECK_STR(capsa_result_value(r), "\"again\"", "names are free again after reset");
+    capsa_sandbox_free(sb);
+}
+
+TEST(errors)
+{
+    capsa_sandbox *sb = new_sandbox();
+    int rc;
+    const capsa_result *r = run(sb, "function inner() {\n  throw new RangeError('bad ' + 1)\n}\n"
+                                    "function outer() { inner() }\nouter()", &rc);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "a throw is reported");
+    CHECK_STR(capsa_result_error_name(r), "RangeError", "error name");
+    CHECK_STR(capsa_result_error_message(r), "bad 1", "error message");
+    CHECK_CONTAINS(capsa_result_error_stack(r), "at inner (<input>:2)", "stack has the throw's line");
+    CHECK_CONTAINS(capsa_result_error_stack(r), "at outer (<input>:4)", "stack has the caller's line");
+    CHECK_CONTAINS(capsa_errmsg(sb), "RangeError", "errmsg names the error");
+
+    r = run(sb, "let a = 1;\nlet b = (1 + ;", &rc);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "a syntax error is reported");
+    CHECK_STR(capsa_result_error_name(r), "SyntaxError", "syntax error name");
+    CHECK_CONTAINS(capsa_result_error_stack(r), "<input>:2:14", "syntax error has line and column");
+
+    const char *code = "throw 'plain'";
+    r = NULL;
+    rc = capsa_run(sb, code, strlen(code), "task.js", &r);
+    CHECK_STR(capsa_result_error_name(r), "Uncaught", "a thrown string is 'Uncaught'");
+    CHECK_STR(capsa_result_error_message(r), "plain", "with the string as message");
+
+    code = "null.x";
+    rc = capsa_run(sb, code, strlen(code), "task.js", &r);
+    CHECK_CONTAINS(capsa_result_error_stack(r), "task.js:1", "the filename names the code in stacks");
+
+    r = run(sb, "await Promise.reject(new TypeError('async'))", &rc);
+    CHECK_STR(capsa_result_error_message(r), "async", "a rejection at top level is the run's error");
+    r = run(sb, "await new Promise(() => {})", &rc);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "a promise nothing settles ends the run with an error");
+    CHECK_CONTAINS(capsa_result_error_message(r), "never", "and the message says why");
+    r = run(sb, "function deep() { return deep() + 1 } try { deep() } catch (e) { return e.message }", &rc);
+    CHECK_STR(capsa_result_value(r), "\"stack overflow\"", "deep recursion is a catchable error");
+    r = run(sb, "return 'still here'", &rc);
+    CHECK_STR(capsa_result_value(r), "\"still here\"", "the sandbox works after errors");
+    capsa_sandbox_free(sb);
+}
+
+TEST(bad_input)
+{
+    capsa_sandbox *sb = new_sandbox();
+    const capsa_result *r = NULL;
+    CHECK_INT(capsa_run(sb, NULL, 0, NULL, &r), CAPSA_OK, "empty code (NULL, 0) runs");
+    CHECK_STR(capsa_result_value(r), NULL, "and returns nothing");
+    CHECK_INT(capsa_run(sb, NULL, 5, NULL, &r), CAPSA_EINVAL, "NULL code with a length is misuse");
+    CHECK(r == NULL, "no result on misuse");
+    static const char big_len_code[] = "1";
+    CHECK_INT(capsa_run(sb, big_len_code, (size_t)65 << 20, NULL, &r), CAPSA_ETOOBIG,
+              "65 MiB of code is refused before it is read");
+
+    const char unterminated[] = "return 40 + 2;garbage that is not code";
+    CHECK_INT(capsa_run(sb, unterminated, 14, NULL, &r), CAPSA_OK, "code need not be NUL-terminated");
+    CHECK_STR(capsa_result_value(r), "42", "only len bytes are code");
+
+    const char with_nul[] = "return 'a\0b'.length";
+    CHECK_INT(capsa_run(sb, with_nul, sizeof(with_nul) - 1, NULL, &r), CAPSA_OK, "a NUL in a string literal");
+    CHECK_STR(capsa_result_value(r), "3", "the NUL is part of the string");
+    const char nul_outside[] = "return 1;\0 2";
+    int rc = capsa_run(sb, nul_outside, sizeof(nul_outside) - 1, NULL, &r);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "a NUL outside literals is a syntax error");
+    CHECK_STR(capsa_result_error_name(r), "SyntaxError", "reported as SyntaxError");
+
+    const char bad_utf8[] = "return '\xff\xfe' + 'ok'";
+    rc = capsa_run(sb, bad_utf8, sizeof(bad_utf8) - 1, NULL, &r);
+    CHECK(rc == CAPSA_OK || rc == CAPSA_ESCRIPT, "invalid UTF-8 is an answer, not a crash");
+    char *json = capsa_result_json(r);
+    CHECK(json != NULL, "the result of invalid UTF-8 still makes JSON");
+    json_error_t jerr;
+    json_t *doc = json ? json_loads(json, 0, &jerr) : NULL;
+    CHECK(doc != NULL, "and that JSON is valid");
+    json_decref(doc);
+    capsa_free(json);
+
+    size_t n = 10u << 20;
+    char *big = malloc(n + 64);
+    CHECK(big != NULL, "10 MB buffer");
+    if (big) {
+        memcpy(big, "return '", 8);
+        memset(big + 8, 'x', n);
+        memcpy(big + 8 + n, "'.length", 8);
+        rc = capsa_run(sb, big, n + 16, NULL, &r);
+        CHECK_INT(rc, CAPSA_OK, "a 10 MB script runs");
+        char want[32];
+        snprintf(want, sizeof(want), "%zu", n);
+        CHECK_STR(capsa_result_value(r), want, "and sees all of its text");
+        free(big);
+    }
+    capsa_sandbox_free(sb);
+}
+
+TEST(result_json)
+{
+    capsa_sandbox *sb = new_sandbox();
+    int rc;
+    const capsa_result *r = run(sb, "console.log('hi'); console.error('oops'); return [1, {b: 'c'}]", &rc);
+    char *s = capsa_result_json(r);
+    CHECK(s != NULL, "JSON of a result");
+    json_error_t err;
+    json_t *doc = s ? json_loads(s, 0, &err) : NULL;
+    CHECK(doc != NULL, "the JSON parses");
+    if (doc) {
+        CHECK_STR(json_string_value(json_object_get(doc, "stdout")), "hi\n", "stdout key");
+        CHECK_STR(json_string_value(json_object_get(doc, "stderr")), "oops\n", "stderr key");
+        json_t *v = json_object_get(doc, "value");
+        CHECK(json_is_array(v) && json_array_size(v) == 2, "value is the returned array");
+        CHECK(json_is_null(json_object_get(doc, "error")), "error is null on success");
+        json_t *st = json_object_get(doc, "stats");
+        CHECK(json_is_object(st) && json_object_get(st, "wall_ms") &&
+                  json_object_get(st, "memory_bytes"),
+              "stats has wall_ms and memory_bytes");
+        json_decref(doc);
+    }
+    capsa_free(s);
+    r = run(sb, "throw new Error('x\\ny')", &rc);
+    s = capsa_result_json(r);
+    doc = s ? json_loads(s, 0, &err) : NULL;
+    json_t *e = doc ? json_object_get(doc, "error") : NULL;
+    CHECK_STR(e ? json_string_value(json_object_get(e, "name")) : NULL, "Error", "error.name");
+    CHECK_STR(e ? json_string_value(json_object_get(e, "message")) : NULL, "x\ny", "error.message");
+    CHECK(e && json_is_string(json_object_get(e, "stack")), "error.stack");
+    json_decref(doc);
+    capsa_free(s);
+    capsa_sandbox_free(sb);
+}
+
+TEST(memory_limit)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.memory_limit = 16u << 20;
+    capsa_sandbox *sb = NULL;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_OK, "a 16 MiB sandbox");
+    int rc;
+    const capsa_result *r = run(sb, "const keep = []; try { for (;;) keep.push('x'.repeat(1 << 20) + keep.length) }"
+                                    " catch (e) { keep.length = 0; return String(e) }", &rc);
+    CHECK_INT(rc, CAPSA_OK, "running out of memory is catchable");
+    CHECK_CONTAINS(capsa_result_value(r), "out of memory", "as an out-of-memory error");
+    capsa_stats st = { .struct_size = sizeof(st) };
+    capsa_result_stats(r, &st);
+    CHECK(st.memory_bytes <= (16u << 20), "guest memory stayed within the limit");
+    r = run(sb, "return 'alive'", &rc);
+    CHECK_STR(capsa_result_value(r), "\"alive\"", "the sandbox is usable afterwards");
+    capsa_sandbox_free(sb);
+}
+
+TEST(many_sandboxes)
+{
+    enum { N = 40 };
+    capsa_sandbox *sbs[N] = { 0 };
+    int made = 0;
+    for (int i = 0; i < N; i++)
+        made += capsa_sandbox_new(engine, NULL, &sbs[i]) == CAPSA_OK;
+    CHECK_INT(made, N, "40 sandboxes live at once");
+    char code[64];
+    for (int i = 0; i < N; i++) {
+        snprintf(code, sizeof(code), "var id = %d", i);
+        capsa_run(sbs[i], code, strlen(code), NULL, NULL);
+    }
+    int right = 0;
+    for (int i = N - 1; i >= 0; i--) {
+        const capsa_result *r = NULL;
+        int rc;
+        r = run(sbs[i], "return id", &rc);
+        snprintf(code, sizeof(code), "%d", i);
+        right += rc == CAPSA_OK && r && capsa_result_value(r) && strcmp(capsa_result_value(r), code) == 0;
+    }
+    CHECK_INT(right, N, "each sandbox keeps its own state");
+    for (int i = 0; i < N; i++)
+        capsa_sandbox_free(sbs[i]);
+}
+
+/* An allocator that fails the n-th allocation and counts what is live. */
+typedef struct fail_alloc {
+    long countdown; /* allocations left before failing; <0: never fail */
+    long live;
+} fail_alloc;
+
+static void *fail_realloc(void *ud, void *p, size_t n)
+{
+    fail_alloc *f = ud;
+    if (f->countdown == 0)
+        return NULL;
+    if (f->countdown > 0)
+        f->countdown--;
+    void *q = realloc(p, n);
+    if (q && !p)
+        f->live++;
+    return q;
+}
+
+static void fail_free(void *ud, void *p)
+{
+    fail_alloc *f = ud;
+    if (p)
+        f->live--;
+    free(p);
+}
+
+TEST(allocation_failure)
+{
+    int clean = 0, tries = 0, succeeded = 0;
+    for (long n = 0; n < 60 && !succeeded; n++) {
+        fail_alloc f = { n, 0 };
+        capsa_allocator a = { fail_realloc, fail_free, &f };
+        capsa_engine_options eo;
+        capsa_engine_options_init(&eo);
+        eo.allocator = &a;
+        capsa_engine *e = NULL;
+        capsa_sandbox *sb = NULL;
+        int ok = 1;
+        tries++;
+        int rc = capsa_engine_new(&eo, &e);
+        if (rc == CAPSA_OK)
+            rc = capsa_sandbox_new(e, NULL, &sb);
+        if (rc == CAPSA_OK) {
+            const char *code = "console.log('x'.repeat(1000)); return [1,2,3]";
+            const capsa_result *r = NULL;
+            rc = capsa_run(sb, code, strlen(code), NULL, &r);
+            if (rc == CAPSA_OK)
+                succeeded = capsa_result_value(r) && strcmp(capsa_result_value(r), "[1,2,3]") == 0;
+        }
+        ok = rc == CAPSA_OK || rc == CAPSA_ENOMEM;
+        capsa_sandbox_free(sb);
+        capsa_engine_free(e);
+        clean += ok && f.live == 0;
+    }
+    CHECK_INT(clean, tries, "every injected failure gives CAPSA_ENOMEM and leaks nothing");
+    CHECK(succeeded, "with enough allocations the run succeeds");
+}
+
+int main(void)
+{
+    if (capsa_engine_new(NULL, &engine) != CAPSA_OK) {
+        fprintf(stderr, "cannot create an engine\n");
+        return 1;
+    }
+    RUN(version_and_errors);
+    RUN(misuse);
+    RUN(values);
+    RUN(output);
+    RUN(output_stream_and_cap);
+    RUN(persistence_and_reset);
+    RUN(errors);
+    RUN(bad_input);
+    RUN(result_json);
+    RUN(memory_limit);
+    RUN(many_sandboxes);
+    RUN(allocation_failure);
+    capsa_engine_free(engine);
+    return test_summary("test_api");
+}
