@@ -183,15 +183,14 @@ static void report_unhandled(JSValueConst run_promise)
     JS_FreeValue(ctx, inspect);
 }
 
-/* Creates the runtime and context and evaluates the JS runtime. Returns 0, or
- * CAPSA_GUEST_NOMEM / CAPSA_GUEST_THREW (the runtime failed; reported). */
-EXPORT("capsa_init") int32_t capsa_init(uint32_t memory_limit)
+/* Creates the runtime and context and evaluates the JS runtime. The host runs
+ * this once and keeps the memory that results as the image every sandbox starts
+ * from. Returns 0, or CAPSA_GUEST_NOMEM / CAPSA_GUEST_THREW (reported). */
+EXPORT("capsa_init") int32_t capsa_init(void)
 {
     rt = JS_NewRuntime();
     if (!rt)
         return CAPSA_GUEST_NOMEM;
-    if (memory_limit)
-        JS_SetMemoryLimit(rt, memory_limit);
     JS_SetMaxStackSize(rt, GUEST_STACK_LIMIT);
     JS_SetHostPromiseRejectionTracker(rt, track_rejection, NULL);
     ctx = JS_NewContext(rt);
@@ -214,6 +213,18 @@ EXPORT("capsa_init") int32_t capsa_init(uint32_t memory_limit)
         return CAPSA_GUEST_THREW;
     }
     runtime_api = r;
+    return CAPSA_GUEST_OK;
+}
+
+/* Gives one sandbox made from the image its own settings: QuickJS's memory limit
+ * (0: none) and the seed of Math.random. */
+EXPORT("capsa_configure") int32_t capsa_configure(uint32_t memory_limit, uint32_t seed_lo,
+                                                  uint32_t seed_hi)
+{
+    if (!ctx)
+        return CAPSA_GUEST_BADARG;
+    JS_SetMemoryLimit(rt, memory_limit ? memory_limit : (size_t)-1);
+    JS_SetRandomSeed(ctx, (uint64_t)seed_hi << 32 | seed_lo);
     return CAPSA_GUEST_OK;
 }
 

@@ -1,11 +1,16 @@
-/* One instance of the guest module: creation, calls into its exports under trap
- * protection, and the "capsa" import through which the guest reports a run's
- * outcome. The only file that includes the header wasm2c generates. */
+/* Guest instances: the image every instance starts from (the guest instantiated
+ * and initialised once, its memory kept copy-on-write), instances made from it,
+ * calls into the guest's exports under trap protection, and the "capsa" import
+ * through which the guest reports a run's outcome. The only file that includes the
+ * header wasm2c generates. */
+#define _GNU_SOURCE
 #include "instance.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "abi.h"
 #include "buf.h"
@@ -32,6 +37,15 @@ struct capsa__instance {
     capsa__wasi wasi;
 };
 
+struct capsa__image {
+    const capsa_allocator *alloc;
+    Z_guest_instance_t inst;   /* the initialised instance's fields (globals) */
+    capsa__rt_image memory;    /* its linear memory */
+    wasm_rt_funcref_t *table;  /* its table, pointing into the original instance */
+    uint32_t table_size;
+    const void *origin[3];     /* the original instance and its import instances */
+};
+
 static int module_status = -1;
 
 static void init_module_once(void)
@@ -42,7 +56,8 @@ static void init_module_once(void)
     module_status = 0;
 }
 
-int capsa__instance_module_init(void)
+/* Registers the module's function types once per process. */
+static int module_init(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, init_module_once);
@@ -57,7 +72,8 @@ void Z_capsaZ_result(struct Z_capsa_instance_t *h, uint32_t kind, uint32_t ptr, 
         h->failed = CAPSA_EGUEST;
         return;
     }
-    if (h->hooks.result(h->hooks.ud, kind, (const char *)p, len) != 0 && !h->failed)
+    if (h->hooks.result && h->hooks.result(h->hooks.ud, kind, (const char *)p, len) != 0 &&
+        !h->failed)
         h->failed = CAPSA_ENOMEM;
 }
 
@@ -76,68 +92,25 @@ static void run_step(void *p)
 /* Runs step(g, arg) as guest code: returns 0, or the trap code if it trapped. */
 static int protected_call(capsa__instance *g, void (*step)(capsa__instance *, void *), void *arg)
 {
+    if (capsa__rt_thread_prepare() != 0)
+        return CAPSA__TRAP_NOMEM;
     step_call c = { g, step, arg };
     return capsa__rt_call(&g->inst.w2c_memory, run_step, &c);
 }
 
-static void step_create(capsa__instance *g, void *arg)
+static capsa__instance *instance_alloc(const capsa_allocator *a, const capsa__instance_hooks *hooks)
 {
-    uint64_t limit = *(uint64_t *)arg;
-    Z_guest_instantiate(&g->inst, &g->host, &g->wasi);
-    wasm_rt_memory_t *mem = Z_guestZ_memory(&g->inst);
-    g->host.memory = mem;
-    g->wasi.memory = mem;
-    uint64_t pages = limit / CAPSA__WASM_PAGE;
-    if (pages < mem->max_pages)
-        mem->max_pages = (uint32_t)pages;
-    Z_guestZ__initialize(&g->inst);
-    uint64_t js_limit = limit > 2 * GUEST_RESERVED_BYTES ? limit - GUEST_RESERVED_BYTES
-                                                           : limit / 2;
-    *(uint64_t *)arg = Z_guestZ_capsa_init(&g->inst, (uint32_t)(js_limit > UINT32_MAX ? UINT32_MAX : js_limit));
-}
-
-int capsa__instance_new(const capsa_allocator *a, const capsa__instance_hooks *hooks,
-                        uint64_t memory_limit, capsa__instance **out, char *msg, size_t msgsize)
-{
-    *out = NULL;
-    if (capsa__instance_module_init() != 0 || capsa__rt_thread_prepare() != 0) {
-        snprintf(msg, msgsize, "cannot prepare the runtime (signal handlers or stacks)");
-        return CAPSA_ENOMEM;
-    }
     capsa__instance *g = capsa__malloc(a, sizeof(*g));
-    if (!g) {
-        snprintf(msg, msgsize, "out of memory for a guest instance");
-        return CAPSA_ENOMEM;
-    }
+    if (!g)
+        return NULL;
     memset(g, 0, sizeof(*g));
     g->alloc = a;
-    g->host.hooks = *hooks;
-    g->wasi.output = hooks->output;
-    g->wasi.output_ud = hooks->ud;
-
-    uint64_t io = memory_limit;
-    int trap = protected_call(g, step_create, &io);
-    int rc = CAPSA_OK;
-    if (trap == CAPSA__TRAP_NOMEM) {
-        snprintf(msg, msgsize, "out of memory while creating the guest");
-        rc = CAPSA_ENOMEM;
-    } else if (trap) {
-        snprintf(msg, msgsize, "the guest trapped while starting: %s", capsa__rt_trap_message(trap));
-        rc = CAPSA_ETRAP;
-    } else if (io == CAPSA_GUEST_NOMEM) {
-        snprintf(msg, msgsize, "the guest ran out of memory while starting (memory limit %llu bytes)",
-                 (unsigned long long)memory_limit);
-        rc = CAPSA_ENOMEM;
-    } else if (io != CAPSA_GUEST_OK) {
-        snprintf(msg, msgsize, "the guest's JS runtime failed to start");
-        rc = CAPSA_EGUEST;
+    if (hooks) {
+        g->host.hooks = *hooks;
+        g->wasi.output = hooks->output;
+        g->wasi.output_ud = hooks->ud;
     }
-    if (rc != CAPSA_OK) {
-        capsa__instance_free(g);
-        return rc;
-    }
-    *out = g;
-    return CAPSA_OK;
+    return g;
 }
 
 void capsa__instance_free(capsa__instance *g)
@@ -147,6 +120,165 @@ void capsa__instance_free(capsa__instance *g)
     Z_guest_free(&g->inst);
     capsa__free(g->alloc, g);
 }
+
+/* ---- the image ------------------------------------------------------------------- */
+
+static void step_init(capsa__instance *g, void *arg)
+{
+    Z_guest_instantiate(&g->inst, &g->host, &g->wasi);
+    g->host.memory = g->wasi.memory = Z_guestZ_memory(&g->inst);
+    Z_guestZ__initialize(&g->inst);
+    *(int32_t *)arg = Z_guestZ_capsa_init(&g->inst);
+}
+
+int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, size_t msgsize)
+{
+    *out = NULL;
+    if (module_init() != 0) {
+        snprintf(msg, msgsize, "cannot prepare the runtime (signal handlers)");
+        return CAPSA_ENOMEM;
+    }
+    capsa__instance *g = instance_alloc(a, NULL);
+    capsa__image *img = capsa__malloc(a, sizeof(*img));
+    if (!g || !img) {
+        capsa__free(a, g);
+        capsa__free(a, img);
+        snprintf(msg, msgsize, "out of memory for the guest image");
+        return CAPSA_ENOMEM;
+    }
+    memset(img, 0, sizeof(*img));
+    img->alloc = a;
+    img->memory.fd = -1;
+
+    int32_t status = CAPSA_GUEST_OK;
+    int trap = protected_call(g, step_init, &status);
+    int rc = CAPSA_OK;
+    if (trap == CAPSA__TRAP_NOMEM) {
+        snprintf(msg, msgsize, "out of memory while creating the guest");
+        rc = CAPSA_ENOMEM;
+    } else if (trap) {
+        snprintf(msg, msgsize, "the guest trapped while starting: %s", capsa__rt_trap_message(trap));
+        rc = CAPSA_ETRAP;
+    } else if (status != CAPSA_GUEST_OK) {
+        snprintf(msg, msgsize, "the guest's JS runtime failed to start (status %d)", (int)status);
+        rc = status == CAPSA_GUEST_NOMEM ? CAPSA_ENOMEM : CAPSA_EGUEST;
+    }
+    if (rc == CAPSA_OK) {
+        img->inst = g->inst;
+        img->origin[0] = &g->inst;
+        img->origin[1] = &g->host;
+        img->origin[2] = &g->wasi;
+        img->table_size = g->inst.w2c_T0.size;
+        size_t bytes = (size_t)img->table_size * sizeof(wasm_rt_funcref_t);
+        img->table = capsa__malloc(a, bytes);
+        if (!img->table || capsa__rt_image_capture(&img->memory, &g->inst.w2c_memory) != 0) {
+            snprintf(msg, msgsize, "out of memory keeping the guest image");
+            rc = CAPSA_ENOMEM;
+        } else {
+            memcpy(img->table, g->inst.w2c_T0.data, bytes);
+        }
+    }
+    capsa__instance_free(g);
+    if (rc != CAPSA_OK) {
+        capsa__image_free(img);
+        return rc;
+    }
+    *out = img;
+    return CAPSA_OK;
+}
+
+void capsa__image_free(capsa__image *img)
+{
+    if (!img)
+        return;
+    capsa__rt_image_release(&img->memory);
+    capsa__free(img->alloc, img->table);
+    capsa__free(img->alloc, img);
+}
+
+/* ---- instances from the image ---------------------------------------------------- */
+
+static uint64_t random_seed(void)
+{
+    uint64_t seed;
+    if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
+        return seed;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_sec;
+}
+
+typedef struct configure_args {
+    uint64_t js_limit, seed;
+    int32_t status;
+} configure_args;
+
+static void step_configure(capsa__instance *g, void *arg)
+{
+    configure_args *c = arg;
+    c->status = Z_guestZ_capsa_configure(&g->inst, (uint32_t)c->js_limit, (uint32_t)c->seed,
+                                         (uint32_t)(c->seed >> 32));
+}
+
+int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
+                        uint64_t memory_limit, capsa__instance **out, char *msg, size_t msgsize)
+{
+    *out = NULL;
+    capsa__instance *g = instance_alloc(img->alloc, hooks);
+    if (!g) {
+        snprintf(msg, msgsize, "out of memory for a guest instance");
+        return CAPSA_ENOMEM;
+    }
+    /* The image's globals, this instance's imports, memory and table. */
+    g->inst = img->inst;
+    g->inst.Z_capsa_instance = &g->host;
+    g->inst.Z_wasi_snapshot_preview1_instance = &g->wasi;
+    memset(&g->inst.w2c_T0, 0, sizeof(g->inst.w2c_T0));
+    if (capsa__rt_memory_from_image(&g->inst.w2c_memory, &img->memory) != 0) {
+        capsa__free(g->alloc, g);
+        snprintf(msg, msgsize, "cannot map guest memory (address space or memory exhausted)");
+        return CAPSA_ENOMEM;
+    }
+    g->host.memory = g->wasi.memory = &g->inst.w2c_memory;
+    wasm_rt_funcref_table_t *t = &g->inst.w2c_T0;
+    /* Freed by Z_guest_free with free(), like every table of the runtime. */
+    t->data = malloc((size_t)img->table_size * sizeof(wasm_rt_funcref_t));
+    if (!t->data) {
+        capsa__instance_free(g);
+        snprintf(msg, msgsize, "out of memory for a guest table");
+        return CAPSA_ENOMEM;
+    }
+    t->size = img->table_size;
+    t->max_size = img->inst.w2c_T0.max_size;
+    const void *self[3] = { &g->inst, &g->host, &g->wasi };
+    for (uint32_t i = 0; i < t->size; i++) {
+        t->data[i] = img->table[i];
+        for (int k = 0; k < 3; k++) {
+            if (t->data[i].module_instance == img->origin[k])
+                t->data[i].module_instance = (void *)self[k];
+        }
+    }
+    uint64_t pages = memory_limit / CAPSA__WASM_PAGE;
+    if (pages < g->inst.w2c_memory.max_pages)
+        g->inst.w2c_memory.max_pages = (uint32_t)pages;
+
+    configure_args c = { 0, random_seed(), CAPSA_GUEST_OK };
+    c.js_limit = memory_limit > 2 * GUEST_RESERVED_BYTES ? memory_limit - GUEST_RESERVED_BYTES
+                                                         : memory_limit / 2;
+    if (c.js_limit > UINT32_MAX)
+        c.js_limit = UINT32_MAX;
+    int trap = protected_call(g, step_configure, &c);
+    if (trap || c.status != CAPSA_GUEST_OK) {
+        capsa__instance_free(g);
+        snprintf(msg, msgsize, "the guest failed to configure: %s",
+                 trap ? capsa__rt_trap_message(trap) : "bad status");
+        return trap == CAPSA__TRAP_NOMEM ? CAPSA_ENOMEM : CAPSA_EGUEST;
+    }
+    *out = g;
+    return CAPSA_OK;
+}
+
+/* ---- runs ------------------------------------------------------------------------ */
 
 typedef struct run_args {
     const char *code, *filename;
@@ -158,7 +290,7 @@ typedef struct run_args {
 static void step_run(capsa__instance *g, void *arg)
 {
     run_args *r = arg;
-    wasm_rt_memory_t *mem = Z_guestZ_memory(&g->inst);
+    wasm_rt_memory_t *mem = &g->inst.w2c_memory;
     uint64_t size = (uint64_t)r->len + 1 + r->name_len + 1;
     uint32_t ptr = Z_guestZ_capsa_alloc(&g->inst, (uint32_t)size);
     uint8_t *dst = ptr ? capsa__guest_ptr(mem, ptr, size) : NULL;
@@ -178,17 +310,19 @@ static void step_run(capsa__instance *g, void *arg)
 int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const char *filename,
                         char *msg, size_t msgsize)
 {
-    if (len > UINT32_MAX / 2) {
-        snprintf(msg, msgsize, "code of %zu bytes does not fit in guest memory", len);
+    size_t name_len = strlen(filename);
+    if (len > UINT32_MAX / 2 || name_len > 4096) {
+        snprintf(msg, msgsize, "code of %zu bytes or a name of %zu does not fit in guest memory",
+                 len, name_len);
         return CAPSA_ETOOBIG;
     }
-    if (capsa__rt_thread_prepare() != 0) {
+    run_args r = { code, filename, len, name_len, CAPSA_GUEST_OK, 0 };
+    g->host.failed = CAPSA_OK;
+    int trap = protected_call(g, step_run, &r);
+    if (trap == CAPSA__TRAP_NOMEM) {
         snprintf(msg, msgsize, "out of memory preparing this thread for guest code");
         return CAPSA_ENOMEM;
     }
-    run_args r = { code, filename, len, strlen(filename), CAPSA_GUEST_OK, 0 };
-    g->host.failed = CAPSA_OK;
-    int trap = protected_call(g, step_run, &r);
     if (trap) {
         snprintf(msg, msgsize, "the guest trapped: %s", capsa__rt_trap_message(trap));
         return CAPSA_ETRAP;

@@ -21,15 +21,23 @@ typedef struct capsa__instance_hooks {
     void *ud;
 } capsa__instance_hooks;
 
-/* Registers the module's function types once per process; returns 0 or -1. */
-int capsa__instance_module_init(void);
+/* An initialised guest (QuickJS and the JS runtime ready), kept as a memory image
+ * that instances map copy-on-write. Made once per engine. */
+typedef struct capsa__image capsa__image;
 
-/* Instantiates the guest and initialises QuickJS and the JS runtime in it, with
- * at most memory_limit bytes of linear memory. On CAPSA_OK *out owns the instance
- * (free with capsa__instance_free). Otherwise *out is NULL, and *trap holds the trap
- * code for CAPSA_ETRAP; msg (size msgsize) gets a description. */
-int capsa__instance_new(const capsa_allocator *a, const capsa__instance_hooks *hooks,
-                     uint64_t memory_limit, capsa__instance **out, char *msg, size_t msgsize);
+/* Makes the image: instantiates the guest once and initialises it. On CAPSA_OK
+ * *out owns the image (free with capsa__image_free); otherwise *out is NULL and msg
+ * (size msgsize) says why. */
+int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, size_t msgsize);
+
+/* Frees the image. Instances made from it stay valid. NULL is a no-op. */
+void capsa__image_free(capsa__image *img);
+
+/* Makes an instance from the image, with at most memory_limit bytes of linear
+ * memory. On CAPSA_OK *out owns it (free with capsa__instance_free); otherwise
+ * *out is NULL and msg says why. */
+int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
+                        uint64_t memory_limit, capsa__instance **out, char *msg, size_t msgsize);
 
 /* Frees the instance, its memory reservation included. NULL is a no-op. */
 void capsa__instance_free(capsa__instance *g);

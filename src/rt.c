@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #define ALT_STACK_SIZE (64 * 1024)
 /* Each thread that runs guest code gets a guest stack of its own: address space
@@ -351,6 +353,69 @@ void wasm_rt_free_memory(wasm_rt_memory_t *m)
         munmap(m->data, CAPSA__RT_RESERVE);
     m->data = NULL;
     m->pages = m->size = 0;
+}
+
+/* ---- images ---------------------------------------------------------------------- */
+
+int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m)
+{
+    img->fd = -1;
+    img->pages = m->pages;
+    img->max_pages = m->max_pages;
+    int fd = memfd_create("capsa-image", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -1;
+    if (ftruncate(fd, (off_t)m->size) != 0)
+        goto fail;
+    /* Only pages holding data are written: the rest stays a hole, which costs
+     * nothing and reads as zeros. */
+    enum { CHUNK = 4096 };
+    static const uint8_t zero[CHUNK];
+    for (uint64_t off = 0; off < m->size; off += CHUNK) {
+        uint64_t n = m->size - off < CHUNK ? m->size - off : CHUNK;
+        if (memcmp(m->data + off, zero, n) == 0)
+            continue;
+        for (uint64_t done = 0; done < n;) {
+            ssize_t w = pwrite(fd, m->data + off + done, n - done, (off_t)(off + done));
+            if (w <= 0)
+                goto fail;
+            done += (uint64_t)w;
+        }
+    }
+    /* Sealed: nobody can change the image under the instances that map it. */
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
+        goto fail;
+    img->fd = fd;
+    return 0;
+fail:
+    close(fd);
+    return -1;
+}
+
+void capsa__rt_image_release(capsa__rt_image *img)
+{
+    if (img->fd >= 0)
+        close(img->fd);
+    img->fd = -1;
+}
+
+int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img)
+{
+    memset(m, 0, sizeof(*m));
+    void *p = mmap(NULL, CAPSA__RT_RESERVE, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+    uint64_t bytes = (uint64_t)img->pages * CAPSA__WASM_PAGE;
+    if (bytes && mmap(p, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, img->fd, 0) == MAP_FAILED) {
+        munmap(p, CAPSA__RT_RESERVE);
+        return -1;
+    }
+    m->data = p;
+    m->pages = img->pages;
+    m->max_pages = img->max_pages;
+    m->size = (uint32_t)bytes;
+    return 0;
 }
 
 /* ---- tables ---------------------------------------------------------------------- */

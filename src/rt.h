@@ -38,6 +38,22 @@ int capsa__rt_thread_prepare(void);
  * have been prepared. */
 int capsa__rt_call(const wasm_rt_memory_t *memory, void (*fn)(void *), void *arg);
 
+/* A linear memory's contents kept as an image: a sealed memfd that instances map
+ * copy-on-write, so a new instance costs page-table work, not a copy. */
+typedef struct capsa__rt_image {
+    int fd;             /* -1 when empty */
+    uint32_t pages;     /* size of the image in wasm pages */
+    uint32_t max_pages; /* the memory's maximum when it was captured */
+} capsa__rt_image;
+
+/* Captures m into *img (zero pages are left as holes). Returns 0 or -1. */
+int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m);
+/* Releases the image; instances mapped from it keep their pages. */
+void capsa__rt_image_release(capsa__rt_image *img);
+/* Makes *m a new linear memory (a full guard reservation) whose first pages map
+ * the image copy-on-write. Returns 0, or -1 with *m empty. */
+int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img);
+
 /* A message for a trap code (wasm_rt_trap_t or CAPSA__TRAP_*). */
 const char *capsa__rt_trap_message(int trap);
 

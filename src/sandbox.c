@@ -39,13 +39,17 @@ CAPSA_API int capsa_engine_new(const capsa_engine_options *opts, capsa_engine **
     const capsa_allocator *a = o.allocator ? o.allocator : &capsa__default_allocator;
     if (!a->realloc_fn || !a->free_fn)
         return CAPSA_EINVAL;
-    if (capsa__instance_module_init() != 0)
-        return CAPSA_ENOMEM;
     capsa_engine *e = capsa__malloc(a, sizeof(*e));
     if (!e)
         return CAPSA_ENOMEM;
     memset(e, 0, sizeof(*e));
     e->alloc = *a;
+    char msg[256];
+    int rc = capsa__image_new(&e->alloc, &e->image, msg, sizeof(msg));
+    if (rc != CAPSA_OK) {
+        capsa__free(a, e);
+        return rc;
+    }
     *out = e;
     return CAPSA_OK;
 }
@@ -54,6 +58,7 @@ CAPSA_API void capsa_engine_free(capsa_engine *engine)
 {
     if (!engine)
         return;
+    capsa__image_free(engine->image);
     capsa_allocator a = engine->alloc;
     capsa__free(&a, engine);
 }
@@ -103,7 +108,7 @@ static int on_result(void *ud, uint32_t kind, const char *data, size_t len)
 static int make_instance(capsa_sandbox *sb)
 {
     capsa__instance_hooks hooks = { on_output, on_result, sb };
-    return capsa__instance_new(sb->alloc, &hooks, sb->opts.memory_limit, &sb->inst,
+    return capsa__instance_new(sb->engine->image, &hooks, sb->opts.memory_limit, &sb->inst,
                                sb->errmsg, sizeof(sb->errmsg));
 }
 

@@ -11,6 +11,7 @@
 
 struct capsa_engine {
     capsa_allocator alloc;
+    capsa__image *image; /* the initialised guest every sandbox starts from */
     int live; /* sandboxes not yet freed (atomic) */
 };
 
