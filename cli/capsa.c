@@ -46,6 +46,7 @@ static int usage_error(const char *fmt, const char *arg)
 static char *read_all(FILE *f, size_t *len)
 {
     size_t cap = 1 << 16, n = 0;
+    errno = 0;
     char *buf = malloc(cap);
     if (!buf)
         return NULL;
@@ -68,8 +69,9 @@ static char *read_all(FILE *f, size_t *len)
         n += got;
         if (got == 0) {
             if (ferror(f)) {
+                int saved = errno ? errno : EIO; /* fread sets errno: EISDIR, ... */
                 free(buf);
-                errno = EIO;
+                errno = saved;
                 return NULL;
             }
             break;

@@ -48,13 +48,74 @@ static void report_js_string(uint32_t kind, JSValueConst v)
     JS_FreeCString(ctx, s);
 }
 
-/* Reports the parts of a thrown value. A thrown non-object (throw "x") has no
- * name or stack: it is reported as "Uncaught" with the value as message. */
+/* At most this many stack frames are reported; deep recursion makes thousands. */
+#define MAX_STACK_FRAMES 50
+
+/* Reports a stack, cut after MAX_STACK_FRAMES frames with a line that says so. */
+static void report_stack(JSValueConst stack)
+{
+    size_t len;
+    const char *s = JS_ToCStringLen(ctx, &len, stack);
+    if (!s) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        return;
+    }
+    size_t keep = len, frames = 0, more = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] != '\n')
+            continue;
+        frames++;
+        if (frames == MAX_STACK_FRAMES)
+            keep = i + 1;
+        else if (frames > MAX_STACK_FRAMES)
+            more++;
+    }
+    if (keep < len && len > 0 && s[len - 1] != '\n')
+        more++;
+    if (keep < len) {
+        char tail[64];
+        int n = snprintf(tail, sizeof(tail), "    ... %zu more frames\n", more);
+        char *cut = malloc(keep + (size_t)n);
+        if (cut) {
+            memcpy(cut, s, keep);
+            memcpy(cut + keep, tail, (size_t)n);
+            report(CAPSA_RESULT_ERROR_STACK, cut, keep + (size_t)n);
+            free(cut);
+        } else {
+            report(CAPSA_RESULT_ERROR_STACK, s, keep);
+        }
+    } else {
+        report(CAPSA_RESULT_ERROR_STACK, s, len);
+    }
+    JS_FreeCString(ctx, s);
+}
+
+/* Reports what the runtime's inspect() prints for v, as the error message. */
+static void report_inspected(JSValueConst v)
+{
+    JSValue inspect = JS_GetPropertyStr(ctx, runtime_api, "inspect");
+    JSValue text = JS_Call(ctx, inspect, JS_UNDEFINED, 1, &v);
+    if (JS_IsException(text)) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        report_js_string(CAPSA_RESULT_ERROR_MESSAGE, v);
+    } else {
+        report_js_string(CAPSA_RESULT_ERROR_MESSAGE, text);
+    }
+    JS_FreeValue(ctx, text);
+    JS_FreeValue(ctx, inspect);
+}
+
+/* Reports the parts of a thrown value. Anything but an Error (throw "x", throw
+ * {code: 1}) has no name or stack: it is reported as "Uncaught" with the value
+ * as message, inspected when it is an object. */
 static void report_error(JSValueConst err)
 {
-    if (!JS_IsObject(err)) {
+    if (!JS_IsError(ctx, err)) {
         report(CAPSA_RESULT_ERROR_NAME, "Uncaught", 8);
-        report_js_string(CAPSA_RESULT_ERROR_MESSAGE, err);
+        if (JS_IsObject(err))
+            report_inspected(err);
+        else
+            report_js_string(CAPSA_RESULT_ERROR_MESSAGE, err);
         return;
     }
     static const struct { uint32_t kind; const char *prop; } parts[] = {
@@ -66,8 +127,10 @@ static void report_error(JSValueConst err)
         JSValue v = JS_GetPropertyStr(ctx, err, parts[i].prop);
         if (JS_IsException(v))
             JS_FreeValue(ctx, JS_GetException(ctx));
-        else if (!JS_IsUndefined(v))
-            report_js_string(parts[i].kind, v);
+        else if (parts[i].kind == CAPSA_RESULT_ERROR_STACK && JS_IsString(v))
+            report_stack(v);
+        else if (parts[i].kind != CAPSA_RESULT_ERROR_STACK && !JS_IsUndefined(v))
+            report_js_string(parts[i].kind, v); /* an error made out of memory has no stack */
         JS_FreeValue(ctx, v);
     }
 }
@@ -188,6 +251,7 @@ static void report_unhandled(JSValueConst run_promise)
  * from. Returns 0, or CAPSA_GUEST_NOMEM / CAPSA_GUEST_THREW (reported). */
 EXPORT("capsa_init") int32_t capsa_init(void)
 {
+    runtime_api = JS_UNDEFINED;
     rt = JS_NewRuntime();
     if (!rt)
         return CAPSA_GUEST_NOMEM;

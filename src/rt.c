@@ -98,7 +98,9 @@ const char *capsa__rt_trap_message(int trap)
 static void fault_handler(int sig, siginfo_t *si, void *uc)
 {
     rt_frame *f = tls.frame;
-    if (f) {
+    /* si_code > 0: raised by an instruction. A signal sent with kill() or raise()
+       is never a guest trap. */
+    if (f && si->si_code > 0) {
         uintptr_t a = (uintptr_t)si->si_addr;
         const wasm_rt_memory_t *m = f->memory;
         if (m && m->data && a >= (uintptr_t)m->data &&
@@ -117,6 +119,13 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
         old->sa_sigaction(sig, si, uc);
     } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
         old->sa_handler(sig);
+    } else if (si->si_code <= 0) {
+        /* Sent, not raised by an instruction: nothing will fault again, so the
+           default action is taken here (an ignored signal stays ignored). */
+        if (old->sa_handler == SIG_DFL) {
+            signal(sig, SIG_DFL);
+            raise(sig);
+        }
     } else {
         /* Returning re-runs the faulting instruction under the default action. */
         signal(sig, SIG_DFL);
@@ -183,7 +192,12 @@ int capsa__rt_thread_prepare(void)
     if (stack == MAP_FAILED || mprotect(stack, GUEST_STACK_GUARD, PROT_NONE) != 0) {
         if (stack != MAP_FAILED)
             munmap(stack, GUEST_STACK_SIZE);
-        return -1; /* the alternate stack stays: it is harmless and reused next time */
+        if (alt) {
+            stack_t off = { .ss_flags = SS_DISABLE };
+            sigaltstack(&off, NULL);
+            free(alt);
+        }
+        return -1;
     }
     tls.stack = stack;
     /* The key's value is what free_thread gets: the alternate stack we own, if any

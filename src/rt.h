@@ -17,8 +17,9 @@
 
 #define CAPSA__WASM_PAGE 65536u
 /* Reserved address space per linear memory: 4 GiB addressable by a 32-bit index
- * plus 4 GiB so that index + 32-bit offset also lands in the reservation. */
-#define CAPSA__RT_RESERVE (8ull << 30)
+ * plus 4 GiB so that index + 32-bit offset also lands in the reservation, plus a
+ * page for the width of the widest access at the very end. */
+#define CAPSA__RT_RESERVE ((8ull << 30) + CAPSA__WASM_PAGE)
 
 /* Trap codes beyond wasm_rt_trap_t, raised by the runtime itself. */
 enum { CAPSA__TRAP_NOMEM = 0x100 };
@@ -61,7 +62,7 @@ const char *capsa__rt_trap_message(int trap);
  * outside the guest's memory. Every guest pointer goes through here before use. */
 static inline uint8_t *capsa__guest_ptr(const wasm_rt_memory_t *m, uint32_t ptr, uint64_t len)
 {
-    if ((uint64_t)ptr + len > m->size)
+    if (len > m->size || ptr > m->size - len)
         return NULL;
     return m->data + ptr;
 }

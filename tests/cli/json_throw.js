@@ -1,0 +1,5 @@
+console.log('before');
+function fail() {
+  throw new TypeError('wrong type');
+}
+fail();
