@@ -17,7 +17,7 @@ RUNTIME_JS ?= guest/runtime.js
 # The guest sees wasi-libc's headers only: -nostdinc keeps glibc's /usr/include out.
 GUEST_CFLAGS := --target=wasm32-wasi --sysroot=/usr -nostdinc \
 	-isystem $(CLANG_RES)/include -isystem /usr/include/wasm32-wasi \
-	-O2 -D_GNU_SOURCE -DCONFIG_VERSION='"2021-03-27"' -DCONFIG_BIGNUM \
+	-O2 -mbulk-memory -D_GNU_SOURCE -DCONFIG_VERSION='"2021-03-27"' -DCONFIG_BIGNUM \
 	-isystem $(QJS) -I$(GEN) -Iguest
 # Reactor: exported entry points, no _start. The shadow stack comes first in memory,
 # so running off its end traps instead of overwriting data.
@@ -29,7 +29,7 @@ GUEST_SRCS := main
 
 # Generated C is third-party-shaped: no -Werror, warnings off. It is compiled once
 # and only again when the guest itself changes.
-GEN_CFLAGS := -O2 -fPIC -DNDEBUG -w -I$(GEN)
+GEN_CFLAGS := -O2 -fPIC -DNDEBUG -w -I$(GEN) -Isrc
 
 WARN       := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter
@@ -67,14 +67,16 @@ $(GOBJ)/%.o: guest/%.c guest/abi.h $(GEN)/runtime_js.h $(QJS)/.stamp
 $(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o)
 	$(WASM_CC) $(GUEST_LDFLAGS) $^ -o $@
 
-# wasm2c names the module after the file: guest.wasm -> Z_guest_*.
-$(GEN)/guest.c: $(BUILD)/guest.wasm
+# wasm2c names the module after the file: guest.wasm -> Z_guest_*. Its output is
+# then metered (tools/instrument.sh) so that time and fuel limits stop any guest code.
+$(GEN)/guest.c: $(BUILD)/guest.wasm tools/instrument.sh
 	@mkdir -p $(GEN)
-	$(WASM2C) $< -o $@
+	$(WASM2C) $< -o $(GEN)/guest-raw.c
+	sh tools/instrument.sh $(GEN)/guest-raw.c $(GEN)/guest-raw.h $(GEN)/guest.c $(GEN)/guest.h
 
 $(GEN)/guest.h: $(GEN)/guest.c
 
-$(OBJ)/guest-module.o: $(GEN)/guest.c
+$(OBJ)/guest-module.o: $(GEN)/guest.c src/fuel.h
 	@mkdir -p $(OBJ)
 	@echo "CC $< (generated guest, takes about a minute)"
 	@$(CC) $(GEN_CFLAGS) -c $< -o $@

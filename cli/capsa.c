@@ -8,7 +8,7 @@
 #include "capsa.h"
 
 /* Exit statuses. */
-enum { EXIT_OK = 0, EXIT_THREW = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_THREW = 1, EXIT_USAGE = 2, EXIT_LIMIT = 3 };
 
 #define MAX_INPUT (64u << 20)
 
@@ -27,11 +27,17 @@ static const char usage_text[] =
     "  --json          print one JSON object {stdout, stderr, value, error, stats}\n"
     "                  instead of streaming the output\n"
     "  --memory MIB    guest memory limit in MiB (default 256, 8..4096)\n"
+    "  --timeout SEC   wall-clock limit of the run in seconds, fractions allowed\n"
+    "                  (default 30; 0: none)\n"
+    "  --fuel N        instruction budget: function entries and loop iterations\n"
+    "                  the run may execute (default: none); deterministic\n"
+    "  --max-output BYTES\n"
+    "                  bytes of stdout and of stderr kept for --json (default 16 MiB)\n"
     "  -h, --help      show this help\n"
     "  --version       print the version\n"
     "\n"
     "exit status: 0 success, 1 the script threw (or the guest trapped),\n"
-    "             2 usage or input error\n";
+    "             2 usage or input error, 3 a limit stopped the run (time, fuel)\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -110,13 +116,18 @@ static void print_error(const capsa_result *r)
 typedef struct run_opts {
     int json;
     unsigned long memory_mib;
+    int has_timeout;
+    double timeout_s;
+    unsigned long long fuel;
+    unsigned long long max_output;
     const char *code_arg; /* -e CODE */
     const char *path;     /* FILE, or "-" */
 } run_opts;
 
 static int cmd_run(int argc, char **argv)
 {
-    run_opts o = { 0, 0, NULL, NULL };
+    run_opts o;
+    memset(&o, 0, sizeof(o));
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
@@ -129,6 +140,31 @@ static int cmd_run(int argc, char **argv)
             o.memory_mib = strtoul(argv[++i], &end, 10);
             if (errno || *end || end == argv[i] || o.memory_mib < 8 || o.memory_mib > 4096)
                 return usage_error("--memory wants MiB from 8 to 4096, not '%s'", argv[i]);
+        } else if (strcmp(a, "--timeout") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a number of seconds", a);
+            char *end;
+            errno = 0;
+            o.timeout_s = strtod(argv[++i], &end);
+            if (errno || *end || end == argv[i] || !(o.timeout_s >= 0) || o.timeout_s > 1e7)
+                return usage_error("--timeout wants seconds from 0 to 10000000, not '%s'", argv[i]);
+            o.has_timeout = 1;
+        } else if (strcmp(a, "--fuel") == 0 || strcmp(a, "--max-output") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a number", a);
+            char *end;
+            errno = 0;
+            const char *v = argv[++i];
+            unsigned long long n = strtoull(v, &end, 10);
+            if (errno || *end || end == v || v[0] == '-' || n == 0)
+                return usage_error(strcmp(a, "--fuel") == 0
+                                       ? "--fuel wants a whole number above 0, not '%s'"
+                                       : "--max-output wants a whole number of bytes above 0, not '%s'",
+                                   v);
+            if (strcmp(a, "--fuel") == 0)
+                o.fuel = n;
+            else
+                o.max_output = n;
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s needs the code to run", a);
@@ -191,6 +227,13 @@ static int cmd_run(int argc, char **argv)
     capsa_options_init(&opts);
     if (o.memory_mib)
         opts.memory_limit = (uint64_t)o.memory_mib << 20;
+    if (o.has_timeout)
+        opts.timeout_ms = (uint64_t)(o.timeout_s * 1000.0 + 0.5);
+    if (o.has_timeout && o.timeout_s > 0 && opts.timeout_ms == 0)
+        opts.timeout_ms = 1; /* a positive timeout below 0.5 ms still limits */
+    opts.fuel = o.fuel;
+    if (o.max_output)
+        opts.max_output = o.max_output;
     if (!o.json)
         opts.on_output = stream_output;
     rc = capsa_sandbox_new(engine, &opts, &sb);
@@ -217,12 +260,13 @@ static int cmd_run(int argc, char **argv)
         const char *value = capsa_result_value(r);
         if (value)
             puts(value);
-    } else if (rc == CAPSA_ETRAP) {
+    } else if (rc == CAPSA_ETRAP || rc == CAPSA_ETIMEOUT || rc == CAPSA_EFUEL) {
         fprintf(stderr, "capsa: %s\n", capsa_errmsg(sb));
     } else {
         print_error(r);
     }
-    status = rc == CAPSA_OK ? EXIT_OK : EXIT_THREW;
+    status = rc == CAPSA_OK ? EXIT_OK
+           : rc == CAPSA_ETIMEOUT || rc == CAPSA_EFUEL ? EXIT_LIMIT : EXIT_THREW;
 out:
     capsa_sandbox_free(sb);
     capsa_engine_free(engine);

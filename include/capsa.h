@@ -47,7 +47,9 @@ CAPSA_API const char *capsa_version(void);
     X(ETRAP, 4, "the guest trapped (it was stopped and its memory restored)")      \
     X(ETOOBIG, 5, "input too large")                                               \
     X(EGUEST, 6, "the guest broke the host protocol")                              \
-    X(EIO, 7, "input/output error")
+    X(EIO, 7, "input/output error")                                                \
+    X(ETIMEOUT, 8, "the run reached its time limit (the sandbox was reset)")       \
+    X(EFUEL, 9, "the run spent its fuel budget (the sandbox was reset)")
 
 typedef enum capsa_status {
 #define CAPSA__ENUM(name, num, msg) CAPSA_##name = num,
@@ -112,6 +114,9 @@ typedef struct capsa_options {
                                  default 16 MiB; the rest is counted, not kept */
     capsa_output_fn on_output; /* NULL: output is only collected */
     void *on_output_ud;
+    uint64_t timeout_ms;      /* wall-clock limit of one run; default 30000; 0: none */
+    uint64_t fuel;            /* instruction budget of one run (metering points:
+                                 function entries and loop iterations); 0: none */
 } capsa_options;
 
 /* Fills *opts with the defaults. */
@@ -143,10 +148,12 @@ typedef struct capsa_result capsa_result;
  * filename names the code in stack traces (NULL: "<input>"); it is copied.
  *
  * Returns CAPSA_OK when the script completed, CAPSA_ESCRIPT when it threw (the
- * result holds the error), CAPSA_ETRAP when the guest trapped (the sandbox is then
- * reset: JS state lost), CAPSA_ETOOBIG for code over 64 MiB, CAPSA_EINVAL for
- * misuse, CAPSA_ENOMEM. On CAPSA_OK, CAPSA_ESCRIPT and CAPSA_ETRAP, *out (if not
- * NULL) points to the result; otherwise it is set to NULL. */
+ * result holds the error), CAPSA_ETRAP when the guest trapped, CAPSA_ETIMEOUT or
+ * CAPSA_EFUEL when a limit stopped it (after these three the sandbox is reset: its
+ * JS state is lost, and it stays usable; the result describes what happened as an
+ * error), CAPSA_ETOOBIG for code over 64 MiB, CAPSA_EINVAL for misuse,
+ * CAPSA_ENOMEM. On CAPSA_OK, CAPSA_ESCRIPT, CAPSA_ETRAP, CAPSA_ETIMEOUT and
+ * CAPSA_EFUEL, *out (if not NULL) points to the result; otherwise it is NULL. */
 CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
                         const char *filename, const capsa_result **out);
 
@@ -175,6 +182,7 @@ typedef struct capsa_stats {
     uint64_t stdout_bytes;     /* bytes written, including those not kept */
     uint64_t stderr_bytes;
     uint64_t output_dropped;   /* bytes not kept because of max_output */
+    uint64_t fuel_used;        /* fuel the run spent, the same on every identical run */
 } capsa_stats;
 
 /* Copies the run's statistics into *stats (up to stats->struct_size bytes). */

@@ -89,13 +89,16 @@ static void run_step(void *p)
     c->step(c->g, c->arg);
 }
 
-/* Runs step(g, arg) as guest code: returns 0, or the trap code if it trapped. */
-static int protected_call(capsa__instance *g, void (*step)(capsa__instance *, void *), void *arg)
+/* Runs step(g, arg) as guest code within limits (NULL: none): returns 0, or the
+ * trap code if it trapped. *fuel_used (if not NULL) gets the fuel spent. */
+static int protected_call(capsa__instance *g, const capsa__rt_limits *limits,
+                          void (*step)(capsa__instance *, void *), void *arg, uint64_t *fuel_used)
 {
     if (capsa__rt_thread_prepare() != 0)
         return CAPSA__TRAP_NOMEM;
     step_call c = { g, step, arg };
-    return capsa__rt_call(&g->inst.w2c_memory, run_step, &c);
+    return capsa__rt_call(&g->inst.w2c_memory, &g->inst.capsa_fuel, limits, run_step, &c,
+                          fuel_used);
 }
 
 static capsa__instance *instance_alloc(const capsa_allocator *a, const capsa__instance_hooks *hooks)
@@ -151,7 +154,7 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
     img->memory.fd = -1;
 
     int32_t status = CAPSA_GUEST_OK;
-    int trap = protected_call(g, step_init, &status);
+    int trap = protected_call(g, NULL, step_init, &status, NULL);
     int rc = CAPSA_OK;
     if (trap == CAPSA__TRAP_NOMEM) {
         snprintf(msg, msgsize, "out of memory while creating the guest");
@@ -267,7 +270,7 @@ int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *ho
                                                          : memory_limit / 2;
     if (c.js_limit > UINT32_MAX)
         c.js_limit = UINT32_MAX;
-    int trap = protected_call(g, step_configure, &c);
+    int trap = protected_call(g, NULL, step_configure, &c, NULL);
     if (trap || c.status != CAPSA_GUEST_OK) {
         capsa__instance_free(g);
         snprintf(msg, msgsize, "the guest failed to configure: %s",
@@ -308,6 +311,7 @@ static void step_run(capsa__instance *g, void *arg)
 }
 
 int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const char *filename,
+                        const capsa__rt_limits *limits, uint64_t *fuel_used,
                         char *msg, size_t msgsize)
 {
     size_t name_len = strlen(filename);
@@ -318,11 +322,15 @@ int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const 
     }
     run_args r = { code, filename, len, name_len, CAPSA_GUEST_OK, 0 };
     g->host.failed = CAPSA_OK;
-    int trap = protected_call(g, step_run, &r);
+    int trap = protected_call(g, limits, step_run, &r, fuel_used);
     if (trap == CAPSA__TRAP_NOMEM) {
         snprintf(msg, msgsize, "out of memory preparing this thread for guest code");
         return CAPSA_ENOMEM;
     }
+    if (trap == CAPSA__TRAP_TIMEOUT)
+        return CAPSA_ETIMEOUT;
+    if (trap == CAPSA__TRAP_FUEL)
+        return CAPSA_EFUEL;
     if (trap) {
         snprintf(msg, msgsize, "the guest trapped: %s", capsa__rt_trap_message(trap));
         return CAPSA_ETRAP;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "capsa.h"
+#include "rt.h"
 #include "wasi.h"
 
 typedef struct capsa__instance capsa__instance;
@@ -42,11 +43,14 @@ int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *ho
 /* Frees the instance, its memory reservation included. NULL is a no-op. */
 void capsa__instance_free(capsa__instance *g);
 
-/* Runs code[0..len) named filename. Returns CAPSA_OK (the script completed),
- * CAPSA_ESCRIPT (it threw), CAPSA_ETRAP (the guest trapped: the instance must not
- * be used again), CAPSA_ENOMEM, CAPSA_EGUEST; msg gets a description of errors. */
+/* Runs code[0..len) named filename within limits (NULL: none). Returns CAPSA_OK
+ * (the script completed), CAPSA_ESCRIPT (it threw), CAPSA_ETRAP, CAPSA_ETIMEOUT or
+ * CAPSA_EFUEL (the guest was stopped: the instance must not be used again),
+ * CAPSA_ENOMEM, CAPSA_EGUEST; msg gets a description of errors. *fuel_used gets
+ * the fuel spent. */
 int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const char *filename,
-                     char *msg, size_t msgsize);
+                        const capsa__rt_limits *limits, uint64_t *fuel_used,
+                        char *msg, size_t msgsize);
 
 /* Bytes of linear memory the instance has now. */
 uint64_t capsa__instance_memory_bytes(const capsa__instance *g);

@@ -137,10 +137,10 @@ CAPSA_API char *capsa_result_json(const capsa_result *r)
     char stats[320];
     snprintf(stats, sizeof(stats),
              ",\"stats\":{\"wall_ms\":%.3f,\"memory_bytes\":%llu,\"stdout_bytes\":%llu,"
-             "\"stderr_bytes\":%llu,\"output_dropped\":%llu}}",
+             "\"stderr_bytes\":%llu,\"output_dropped\":%llu,\"fuel_used\":%llu}}",
              r->stats.wall_ms, (unsigned long long)r->stats.memory_bytes,
              (unsigned long long)r->stats.stdout_bytes, (unsigned long long)r->stats.stderr_bytes,
-             (unsigned long long)r->stats.output_dropped);
+             (unsigned long long)r->stats.output_dropped, (unsigned long long)r->stats.fuel_used);
     /* The value is embedded as the guest's JSON.stringify wrote it: valid JSON,
      * and no precision is lost to a parse and a re-print. */
     int rc = append_str(&b, "{\"stdout\":");

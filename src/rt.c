@@ -4,6 +4,7 @@
  * that the host reports as CAPSA_ENOMEM instead of an abort. */
 #define _GNU_SOURCE
 #include "rt.h"
+#include "fuel.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -28,6 +30,10 @@
 #define SHADOW_STACK_WRAP_LO (0x100000000ull - (16u << 20))
 #define SHADOW_STACK_WRAP_HI (0x100000000ull + (1u << 20))
 
+/* Fuel is handed to the guest's counter in slices of at most this many units;
+ * between slices the runtime checks the budget and the deadline. */
+#define FUEL_SLICE 10000
+
 /* One call from the host into the guest. */
 typedef struct rt_frame {
     sigjmp_buf jmp;
@@ -36,6 +42,10 @@ typedef struct rt_frame {
     void (*fn)(void *);
     void *arg;
     int trap;
+    int64_t *fuel;                  /* the instance's counter */
+    uint64_t fuel_limit;            /* 0: unlimited */
+    uint64_t fuel_handed;           /* units given to the counter so far */
+    uint64_t deadline_ns;           /* 0: none */
 } rt_frame;
 
 typedef struct rt_thread {
@@ -88,6 +98,8 @@ const char *capsa__rt_trap_message(int trap)
     case WASM_RT_TRAP_UNCAUGHT_EXCEPTION: return "uncaught wasm exception";
     case WASM_RT_TRAP_EXHAUSTION: return "call stack exhausted";
     case CAPSA__TRAP_NOMEM: return "out of memory while creating the guest";
+    case CAPSA__TRAP_TIMEOUT: return "time limit reached";
+    case CAPSA__TRAP_FUEL: return "fuel (instruction budget) exhausted";
     default: return "unknown trap";
     }
 }
@@ -222,7 +234,43 @@ static void guest_stack_entry(void)
     f->trap = trap;
 }
 
-int capsa__rt_call(const wasm_rt_memory_t *memory, void (*fn)(void *), void *arg)
+uint64_t capsa__rt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The next slice for the innermost frame: the rest of the budget, at most a
+ * slice. Unlimited calls get a full slice each time. */
+static uint64_t next_slice(const rt_frame *f)
+{
+    if (!f->fuel_limit)
+        return FUEL_SLICE;
+    uint64_t left = f->fuel_limit - f->fuel_handed;
+    return left < FUEL_SLICE ? left : FUEL_SLICE;
+}
+
+void capsa__rt_fuel_slice(int64_t *counter)
+{
+    rt_frame *f = tls.frame;
+    if (!f || counter != f->fuel) {
+        /* Metered code running outside a frame of its own cannot be stopped:
+           keep it going rather than fault. */
+        *counter = FUEL_SLICE;
+        return;
+    }
+    if (f->deadline_ns && capsa__rt_now_ns() >= f->deadline_ns)
+        trap_to_host(CAPSA__TRAP_TIMEOUT);
+    uint64_t n = next_slice(f);
+    if (n == 0)
+        trap_to_host(CAPSA__TRAP_FUEL);
+    f->fuel_handed += n;
+    *counter += (int64_t)n;
+}
+
+int capsa__rt_call(const wasm_rt_memory_t *memory, int64_t *fuel, const capsa__rt_limits *limits,
+                   void (*fn)(void *), void *arg, uint64_t *fuel_used)
 {
     rt_frame f;
     f.prev = tls.frame;
@@ -230,26 +278,38 @@ int capsa__rt_call(const wasm_rt_memory_t *memory, void (*fn)(void *), void *arg
     f.fn = fn;
     f.arg = arg;
     f.trap = 0;
+    f.fuel = fuel;
+    f.fuel_limit = limits ? limits->fuel : 0;
+    f.deadline_ns = limits ? limits->deadline_ns : 0;
+    f.fuel_handed = 0;
+    f.fuel_handed = next_slice(&f);
+    int64_t saved = *fuel; /* a nested call gives the outer one its counter back */
+    *fuel = (int64_t)f.fuel_handed;
     tls.frame = &f;
     if (f.prev) {
         /* Already on the guest stack (a host function called back into a guest). */
         int trap = sigsetjmp(f.jmp, 0);
         if (trap == 0)
             fn(arg);
-        tls.frame = f.prev;
-        return trap;
-    }
-    if (getcontext(&tls.guest_ctx) != 0) {
-        tls.frame = f.prev;
-        return CAPSA__TRAP_NOMEM;
-    }
-    tls.guest_ctx.uc_stack.ss_sp = tls.stack + GUEST_STACK_GUARD;
-    tls.guest_ctx.uc_stack.ss_size = GUEST_STACK_SIZE - GUEST_STACK_GUARD;
-    tls.guest_ctx.uc_link = &tls.host_ctx;
-    makecontext(&tls.guest_ctx, guest_stack_entry, 0);
-    if (swapcontext(&tls.host_ctx, &tls.guest_ctx) != 0)
+        f.trap = trap;
+    } else if (getcontext(&tls.guest_ctx) != 0) {
         f.trap = CAPSA__TRAP_NOMEM;
+    } else {
+        tls.guest_ctx.uc_stack.ss_sp = tls.stack + GUEST_STACK_GUARD;
+        tls.guest_ctx.uc_stack.ss_size = GUEST_STACK_SIZE - GUEST_STACK_GUARD;
+        tls.guest_ctx.uc_link = &tls.host_ctx;
+        makecontext(&tls.guest_ctx, guest_stack_entry, 0);
+        if (swapcontext(&tls.host_ctx, &tls.guest_ctx) != 0)
+            f.trap = CAPSA__TRAP_NOMEM;
+    }
     tls.frame = f.prev;
+    if (fuel_used) {
+        /* The counter ends at -1 when the unit that ran over was refused. */
+        int64_t left = *fuel < 0 ? 0 : *fuel;
+        uint64_t used = f.fuel_handed - (uint64_t)left;
+        *fuel_used = f.fuel_limit && used > f.fuel_limit ? f.fuel_limit : used;
+    }
+    *fuel = saved;
     return f.trap;
 }
 

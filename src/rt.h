@@ -22,7 +22,22 @@
 #define CAPSA__RT_RESERVE ((8ull << 30) + CAPSA__WASM_PAGE)
 
 /* Trap codes beyond wasm_rt_trap_t, raised by the runtime itself. */
-enum { CAPSA__TRAP_NOMEM = 0x100 };
+enum {
+    CAPSA__TRAP_NOMEM = 0x100,   /* allocation failed while creating a guest */
+    CAPSA__TRAP_TIMEOUT = 0x101, /* the call's wall-clock deadline passed */
+    CAPSA__TRAP_FUEL = 0x102,    /* the call spent its fuel */
+};
+
+/* What one guest call may spend. Fuel counts metering points (function entries
+ * and loop iterations, see src/fuel.h): deterministic for the same code and
+ * state. The deadline is checked each time a slice of fuel is handed out. */
+typedef struct capsa__rt_limits {
+    uint64_t fuel;        /* units; 0: no limit */
+    uint64_t deadline_ns; /* CLOCK_MONOTONIC nanoseconds; 0: none */
+} capsa__rt_limits;
+
+/* CLOCK_MONOTONIC now, in nanoseconds. */
+uint64_t capsa__rt_now_ns(void);
 
 /* Prepares the process once (signal handlers); returns 0 or -1 if that failed. */
 int capsa__rt_init(void);
@@ -32,12 +47,14 @@ int capsa__rt_init(void);
  * memory. */
 int capsa__rt_thread_prepare(void);
 
-/* Runs fn(arg) as guest code whose linear memory is `memory`, on the calling
- * thread's guest stack (a large mapping of its own, so that guest recursion never
- * depends on the caller's stack size). Returns 0, or the trap code (wasm_rt_trap_t
- * or CAPSA__TRAP_*) when the guest trapped; fn then did not finish. The thread must
- * have been prepared. */
-int capsa__rt_call(const wasm_rt_memory_t *memory, void (*fn)(void *), void *arg);
+/* Runs fn(arg) as guest code whose linear memory is `memory` and whose fuel
+ * counter is *fuel, within *limits (NULL: none), on the calling thread's guest
+ * stack (a large mapping of its own, so that guest recursion never depends on the
+ * caller's stack size). Returns 0, or the trap code (wasm_rt_trap_t or
+ * CAPSA__TRAP_*) when the guest trapped; fn then did not finish. *fuel_used (if not
+ * NULL) gets the units spent. The thread must have been prepared. */
+int capsa__rt_call(const wasm_rt_memory_t *memory, int64_t *fuel, const capsa__rt_limits *limits,
+                   void (*fn)(void *), void *arg, uint64_t *fuel_used);
 
 /* A linear memory's contents kept as an image: a sealed memfd that instances map
  * copy-on-write, so a new instance costs page-table work, not a copy. */

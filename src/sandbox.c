@@ -15,6 +15,7 @@
 #define MIN_MEMORY_LIMIT (8ull << 20)
 #define DEFAULT_MAX_OUTPUT (16ull << 20)
 #define MAX_CODE_BYTES (64u << 20)
+#define DEFAULT_TIMEOUT_MS 30000
 
 /* ---- engine ---------------------------------------------------------------------- */
 
@@ -118,6 +119,7 @@ CAPSA_API void capsa_options_init(capsa_options *opts)
     opts->struct_size = sizeof(*opts);
     opts->memory_limit = DEFAULT_MEMORY_LIMIT;
     opts->max_output = DEFAULT_MAX_OUTPUT;
+    opts->timeout_ms = DEFAULT_TIMEOUT_MS;
 }
 
 CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
@@ -218,18 +220,18 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Describes a trap in the result as an error, so that every reader of results
- * (the CLI, bindings) shows it the same way as a thrown error. */
-static void result_set_trap(capsa_sandbox *sb)
+/* Describes a stopped run (trap or limit) in the result as an error named name,
+ * so that every reader of results (the CLI, bindings) shows it the same way as a
+ * thrown error. The message is the sandbox's errmsg. */
+static void result_set_stopped(capsa_sandbox *sb, const char *name)
 {
     capsa_result *r = &sb->result;
     for (int i = 0; i < PART_COUNT; i++) {
         capsa__buf_clear(&r->part[i]);
         r->has[i] = false;
     }
-    static const char name[] = "Trap";
     r->has[PART_ERROR_NAME] =
-        capsa__buf_append(&r->part[PART_ERROR_NAME], sb->alloc, name, sizeof(name) - 1) == 0;
+        capsa__buf_append(&r->part[PART_ERROR_NAME], sb->alloc, name, strlen(name)) == 0;
     r->has[PART_ERROR_MESSAGE] = capsa__buf_append(&r->part[PART_ERROR_MESSAGE], sb->alloc,
                                                    sb->errmsg, strlen(sb->errmsg)) == 0;
 }
@@ -256,9 +258,15 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
             return rc;
     }
     double t0 = now_ms();
-    int rc = capsa__instance_run(sb->inst, code ? code : "", len, filename ? filename : "<input>",
-                                 sb->errmsg, sizeof(sb->errmsg));
+    capsa__rt_limits limits = { sb->opts.fuel, 0 };
+    if (sb->opts.timeout_ms) {
+        uint64_t ns = sb->opts.timeout_ms > UINT64_MAX / 2000000u ? UINT64_MAX / 2
+                                                                  : sb->opts.timeout_ms * 1000000u;
+        limits.deadline_ns = capsa__rt_now_ns() + ns;
+    }
     capsa_result *r = &sb->result;
+    int rc = capsa__instance_run(sb->inst, code ? code : "", len, filename ? filename : "<input>",
+                                 &limits, &r->stats.fuel_used, sb->errmsg, sizeof(sb->errmsg));
     r->stats.wall_ms = now_ms() - t0;
     r->stats.memory_bytes = capsa__instance_memory_bytes(sb->inst);
     r->status = rc;
@@ -272,10 +280,20 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
                   r->has[PART_ERROR_MESSAGE] ? r->part[PART_ERROR_MESSAGE].data : "");
         break;
     case CAPSA_ETRAP:
-        /* The guest's state is unknown after a trap: drop it, keep the sandbox. */
+    case CAPSA_ETIMEOUT:
+    case CAPSA_EFUEL:
+        /* The guest's state is unknown after it was stopped: drop it, keep the
+           sandbox; the next call starts from the image again. */
         capsa__instance_free(sb->inst);
         sb->inst = NULL;
-        result_set_trap(sb);
+        if (rc == CAPSA_ETIMEOUT)
+            set_error(sb, "the run reached its time limit of %llu ms; the sandbox was reset "
+                          "(its JS state is lost)", (unsigned long long)sb->opts.timeout_ms);
+        else if (rc == CAPSA_EFUEL)
+            set_error(sb, "the run spent its fuel budget of %llu units; the sandbox was reset "
+                          "(its JS state is lost)", (unsigned long long)sb->opts.fuel);
+        result_set_stopped(sb, rc == CAPSA_ETRAP ? "Trap" : rc == CAPSA_ETIMEOUT ? "TimeoutError"
+                                                                                 : "FuelError");
         break;
     default:
         /* Anything else leaves the instance in an unknown state too. */

@@ -9,6 +9,8 @@
 #   NAME.stdout, NAME.stderr, NAME.status
 #                what capsa must print and its exit status; a missing .stdout or .stderr
 #                means empty, a missing .status means 0.
+# REBASE=1 sh tests/cli/run.sh rewrites the expected output files from what the build
+# prints (for an intended change of output; review the diff before committing).
 # capsa runs with this directory as its working directory, so a case names its scripts
 # by relative paths and the stack traces stay the same on every machine. A case that
 # runs for more than a minute is stopped and fails.
@@ -16,8 +18,8 @@
 # Before comparing, both outputs are normalised:
 #   - this directory's absolute path is written @DIR@, the temporary directory @TMP@;
 #   - in --json stats, "wall_ms":<number> is written "wall_ms":N and
-#     "memory_bytes":<number> "memory_bytes":N (the first is a time, the second depends
-#     on the guest's allocation pattern; the other stats are exact).
+#     "memory_bytes":<number> "memory_bytes":N, and "fuel_used" likewise (the first is a
+#     time, the others change with any change of the guest; the other stats are exact).
 #
 # Inputs too large to commit, or with bytes that do not belong in a text file (NUL,
 # invalid UTF-8), are written by generate() below into @TMP@ just before their case
@@ -75,7 +77,8 @@ gen_re=$(sed_escape "$gen")
 normalise() {
     sed -e "s|$gen_re|@TMP@|g" -e "s|$here_re|@DIR@|g" \
         -e 's/"wall_ms":[0-9.eE+-]*/"wall_ms":N/g' \
-        -e 's/"memory_bytes":[0-9]*/"memory_bytes":N/g' "$1"
+        -e 's/"memory_bytes":[0-9]*/"memory_bytes":N/g' \
+        -e 's/"fuel_used":[0-9]*/"fuel_used":N/g' "$1"
 }
 
 # Writes $1 copies of the character $2 to stdout.
@@ -194,7 +197,12 @@ for argsf in "$here"/*.args; do
         want="$base.$stream"
         [ -f "$want" ] || want=/dev/null
         normalise "$got" >"$got.n"
-        if ! cmp -s "$got.n" "$want"; then
+        if ! cmp -s "$got.n" "$want" && [ -n "${REBASE:-}" ]; then
+            # REBASE=1: take what the build prints as the new expectation (then
+            # review the diff of the golden files before committing them).
+            if [ -s "$got.n" ]; then cp "$got.n" "$base.$stream"; else rm -f "$base.$stream"; fi
+            echo "rebased $name.$stream"
+        elif ! cmp -s "$got.n" "$want"; then
             echo "FAIL $name: $stream differs (expected < > got)"
             diff "$want" "$got.n" | head -20
             ok=0

@@ -12,13 +12,15 @@ $(RT_GEN)/trapper.wasm: tests/rt/trapper.wat
 	@mkdir -p $(RT_GEN)
 	$(WAT2WASM) $< -o $@
 
-$(RT_GEN)/trapper.c: $(RT_GEN)/trapper.wasm
-	$(WASM2C) $< -o $@
+# Metered like the guest, so that fuel and deadlines can be tested on it.
+$(RT_GEN)/trapper.c: $(RT_GEN)/trapper.wasm tools/instrument.sh
+	$(WASM2C) $< -o $(RT_GEN)/trapper-raw.c
+	sh tools/instrument.sh $(RT_GEN)/trapper-raw.c $(RT_GEN)/trapper-raw.h $@ $(RT_GEN)/trapper.h
 
 $(RT_GEN)/trapper.h: $(RT_GEN)/trapper.c
 
-$(RT_GEN)/trapper.o: $(RT_GEN)/trapper.c
-	$(CC) $(RT_GEN_CFLAGS) -c $< -o $@
+$(RT_GEN)/trapper.o: $(RT_GEN)/trapper.c src/fuel.h
+	$(CC) $(RT_GEN_CFLAGS) -Isrc -c $< -o $@
 
 # rt.o comes first so that the runtime under test is the one linked; libcapsa.a
 # then supplies the rest of the public API (its own copy of rt.o is not pulled in).

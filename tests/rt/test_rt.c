@@ -104,7 +104,7 @@ static void run_op(void *p)
 static int guest(trapper *t, op o, uint32_t a, uint32_t b, uint64_t *result)
 {
     call c = { t, o, a, b, 0, 0 };
-    int trap = capsa__rt_call(&t->inst.w2c_memory, run_op, &c);
+    int trap = capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, run_op, &c, NULL);
     if (result)
         *result = c.result;
     return trap;
@@ -113,7 +113,7 @@ static int guest(trapper *t, op o, uint32_t a, uint32_t b, uint64_t *result)
 static int guest_trunc(trapper *t, double f, uint64_t *result)
 {
     call c = { t, OP_TRUNC, 0, 0, f, 0 };
-    int trap = capsa__rt_call(&t->inst.w2c_memory, run_op, &c);
+    int trap = capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, run_op, &c, NULL);
     if (result)
         *result = c.result;
     return trap;
@@ -159,7 +159,7 @@ static trapper *trapper_new(int *trap)
     if (!t)
         return NULL;
     t->host.self = t;
-    int code = capsa__rt_call(&t->inst.w2c_memory, op_instantiate, t);
+    int code = capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, op_instantiate, t, NULL);
     if (trap)
         *trap = code;
     if (code) {
@@ -367,7 +367,7 @@ TEST(each_trap_kind)
     for (size_t i = 0; i < sizeof(trap_cases) / sizeof(trap_cases[0]); i++) {
         const trap_case *c = &trap_cases[i];
         call k = { t, c->op, c->a, c->b, c->f, 0 };
-        int trap = capsa__rt_call(&t->inst.w2c_memory, run_op, &k);
+        int trap = capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, run_op, &k, NULL);
         snprintf(what, sizeof(what), "%s traps with %s", c->what,
                  capsa__rt_trap_message(c->want));
         CHECK_INT(trap, c->want, what);
@@ -383,7 +383,7 @@ TEST(each_trap_kind)
     for (int round = 0; round < 3; round++)
         for (size_t i = 0; i < sizeof(trap_cases) / sizeof(trap_cases[0]); i++) {
             call k = { t, trap_cases[i].op, trap_cases[i].a, trap_cases[i].b, trap_cases[i].f, 0 };
-            wrong += capsa__rt_call(&t->inst.w2c_memory, run_op, &k) != trap_cases[i].want;
+            wrong += capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, run_op, &k, NULL) != trap_cases[i].want;
         }
     CHECK_INT(wrong, 0, "traps repeated back to back keep their codes");
     CHECK_INT(value_of(t, OP_DEEP, 100000, 0), 100000,
@@ -1018,6 +1018,7 @@ TEST(thread_exit_releases_stacks)
 
 typedef struct where {
     const wasm_rt_memory_t *memory;
+    int64_t *fuel;
     uintptr_t outer, inner;
 } where;
 
@@ -1033,7 +1034,7 @@ static void note_outer(void *p)
     where *w = p;
     w->outer = (uintptr_t)&here;
     /* A host function calling back into the guest stays on the same guest stack. */
-    capsa__rt_call(w->memory, note_inner, w);
+    capsa__rt_call(w->memory, w->fuel, NULL, note_inner, w, NULL);
 }
 
 /* Guest code runs on a stack of its own, not the calling thread's. */
@@ -1052,8 +1053,8 @@ TEST(guest_stack_is_separate)
     CHECK(t != NULL, "a trapper instance is created");
     if (!t)
         return;
-    where w = { &t->inst.w2c_memory, 0, 0 };
-    CHECK_INT(capsa__rt_call(&t->inst.w2c_memory, note_outer, &w), 0,
+    where w = { &t->inst.w2c_memory, &t->inst.capsa_fuel, 0, 0 };
+    CHECK_INT(capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, note_outer, &w, NULL), 0,
               "host code runs under capsa__rt_call");
     trapper_free(t);
     uintptr_t l = (uintptr_t)lo, h = l + size;
@@ -1233,7 +1234,7 @@ static void null_in_frame(void *arg)
 static int child_null_in_frame(void *arg)
 {
     trapper *t = arg;
-    capsa__rt_call(&t->inst.w2c_memory, null_in_frame, NULL);
+    capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, null_in_frame, NULL, NULL);
     return 100;
 }
 
@@ -1256,7 +1257,7 @@ static void write_readonly(void *arg)
 static int child_readonly_in_frame(void *arg)
 {
     trapper *t = arg;
-    capsa__rt_call(&t->inst.w2c_memory, write_readonly, NULL);
+    capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, write_readonly, NULL, NULL);
     return 100;
 }
 
@@ -1278,7 +1279,7 @@ static int child_raise_outside(void *arg)
 static int child_raise_in_frame(void *arg)
 {
     trapper *t = arg;
-    capsa__rt_call(&t->inst.w2c_memory, raise_segv, NULL);
+    capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, raise_segv, NULL, NULL);
     return 100;
 }
 
@@ -1373,6 +1374,48 @@ TEST(allocation_failure)
 
 /* ---- messages ------------------------------------------------------------------------ */
 
+/* Runs sum(n) with limits; returns the trap code, *fuel_used the fuel spent. */
+static int limited_sum(trapper *t, uint32_t n, const capsa__rt_limits *limits, uint64_t *fuel_used)
+{
+    call c = { t, OP_SUM, n, 0, 0, 0 };
+    return capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, limits, run_op, &c, fuel_used);
+}
+
+/* Fuel meters every loop iteration and function entry, deterministically; the
+ * deadline stops a long loop with its own trap code. */
+TEST(fuel_and_deadline)
+{
+    trapper *t = trapper_new(NULL);
+    CHECK(t != NULL, "a trapper instance is created");
+    if (!t)
+        return;
+    uint64_t used1 = 0, used2 = 0, used_big = 0;
+    CHECK_INT(limited_sum(t, 1000, NULL, &used1), 0, "sum(1000) runs without limits");
+    CHECK_INT(limited_sum(t, 1000, NULL, &used2), 0, "and again");
+    CHECK(used1 >= 1000, "fuel counts at least every loop iteration");
+    CHECK_INT(used1, used2, "the same call spends the same fuel");
+    CHECK_INT(limited_sum(t, 100000, NULL, &used_big), 0, "sum(100000) runs");
+    CHECK(used_big > used1 * 50, "fuel grows with the iterations");
+    capsa__rt_limits exact = { used1, 0 };
+    CHECK_INT(limited_sum(t, 1000, &exact, NULL), 0, "exactly the fuel needed is enough");
+    capsa__rt_limits short_by_one = { used1 - 1, 0 };
+    uint64_t used3 = 0;
+    CHECK_INT(limited_sum(t, 1000, &short_by_one, &used3), CAPSA__TRAP_FUEL,
+              "one unit less stops the call");
+    CHECK_INT(used3, used1 - 1, "the stopped call spent its whole budget");
+    capsa__rt_limits past = { 0, capsa__rt_now_ns() - 1 };
+    CHECK_INT(limited_sum(t, 100000000, &past, NULL), CAPSA__TRAP_TIMEOUT,
+              "a passed deadline stops a long loop");
+    uint64_t t0 = capsa__rt_now_ns();
+    capsa__rt_limits soon = { 0, t0 + 20000000 };
+    int trap = limited_sum(t, 4000000000u, &soon, NULL);
+    uint64_t took_ms = (capsa__rt_now_ns() - t0) / 1000000;
+    CHECK_INT(trap, CAPSA__TRAP_TIMEOUT, "a 20 ms deadline stops 4e9 iterations");
+    CHECK(took_ms < 20 + 50, "within 50 ms of the deadline");
+    CHECK_INT(value_of(t, OP_SUM, 10, 0), 45, "the instance works after limits");
+    trapper_free(t);
+}
+
 TEST(trap_messages)
 {
     static const int codes[] = {
@@ -1411,6 +1454,7 @@ int main(void)
     RUN(image_churn);
     RUN(nested_calls);
     RUN(trap_messages);
+    RUN(fuel_and_deadline);
     RUN(host_faults_stay_fatal);
     RUN(allocation_failure);
     RUN(guest_stack_is_separate);

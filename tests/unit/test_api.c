@@ -3,6 +3,7 @@
  * bad input, many live sandboxes, and allocation failure at every step. */
 #include <jansson.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "capsa.h"
 #include "test.h"
@@ -343,6 +344,91 @@ TEST(many_sandboxes)
         capsa_sandbox_free(sbs[i]);
 }
 
+static capsa_sandbox *limited_sandbox(uint64_t timeout_ms, uint64_t fuel)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.timeout_ms = timeout_ms;
+    o.fuel = fuel;
+    capsa_sandbox *sb = NULL;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_OK, "a sandbox with limits");
+    return sb;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+TEST(timeout)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    CHECK_INT(o.timeout_ms, 30000, "runs have a 30 s time limit by default");
+    capsa_sandbox *sb = limited_sandbox(100, 0);
+    static const char *const spinners[] = {
+        "while (true) {}",
+        "try { for (;;) {} } finally { globalThis.ran = 1; for (;;) {} }",
+        "return /(a+)+$/.test('a'.repeat(40) + '!')",
+        "function f(n) { let s = 0; for (let i = 0; i < 1e12; i++) s += i; return s } f()",
+        "let a = []; for (;;) { a.sort(); }",
+    };
+    for (size_t i = 0; i < sizeof(spinners) / sizeof(spinners[0]); i++) {
+        int rc;
+        run(sb, "var kept = 'state'", &rc);
+        double t0 = now_ms();
+        const capsa_result *r = run(sb, spinners[i], &rc);
+        double took = now_ms() - t0;
+        CHECK_INT(rc, CAPSA_ETIMEOUT, spinners[i]);
+        CHECK(took < 100 + 50, "stopped within 50 ms of the deadline");
+        CHECK_STR(capsa_result_error_name(r), "TimeoutError", "the result names the limit");
+        r = run(sb, "return typeof kept", &rc);
+        CHECK_STR(capsa_result_value(r), "\"undefined\"", "the JS state is gone after a limit");
+    }
+    int rc;
+    const capsa_result *r = run(sb, "return 'usable'", &rc);
+    CHECK_STR(capsa_result_value(r), "\"usable\"", "the sandbox runs again after limits");
+    capsa_sandbox_free(sb);
+}
+
+TEST(fuel)
+{
+    const char *code = "let s = 0; for (let i = 0; i < 20000; i++) s += i % 7; return s";
+    capsa_sandbox *sb = limited_sandbox(0, 0);
+    uint64_t used[3] = { 0 };
+    for (int i = 0; i < 3; i++) {
+        int rc;
+        capsa_reset(sb);
+        const capsa_result *r = run(sb, code, &rc);
+        CHECK_INT(rc, CAPSA_OK, "an unlimited run completes");
+        capsa_stats st = { .struct_size = sizeof(st) };
+        capsa_result_stats(r, &st);
+        used[i] = st.fuel_used;
+    }
+    CHECK(used[0] > 20000, "fuel counts at least one unit per loop iteration");
+    CHECK(used[0] == used[1] && used[1] == used[2], "the same run spends the same fuel every time");
+    capsa_sandbox_free(sb);
+
+    sb = limited_sandbox(0, used[0]);
+    int rc;
+    const capsa_result *r = run(sb, code, &rc);
+    CHECK_INT(rc, CAPSA_OK, "a budget of exactly the fuel needed is enough");
+    capsa_sandbox_free(sb);
+
+    sb = limited_sandbox(0, used[0] - 1);
+    r = run(sb, code, &rc);
+    CHECK_INT(rc, CAPSA_EFUEL, "one unit less stops the run");
+    CHECK_STR(capsa_result_error_name(r), "FuelError", "the result names the fuel limit");
+    capsa_stats st = { .struct_size = sizeof(st) };
+    capsa_result_stats(r, &st);
+    CHECK_INT(st.fuel_used, used[0] - 1, "a stopped run spent all of its budget");
+    r = run(sb, "return 1", &rc);
+    CHECK_STR(capsa_result_value(r), "1", "the sandbox runs again after running out of fuel");
+    capsa_sandbox_free(sb);
+}
+
 /* An allocator that fails the n-th allocation and counts what is live. */
 typedef struct fail_alloc {
     long countdown; /* allocations left before failing; <0: never fail */
@@ -419,6 +505,8 @@ int main(void)
     RUN(result_json);
     RUN(memory_limit);
     RUN(many_sandboxes);
+    RUN(timeout);
+    RUN(fuel);
     RUN(allocation_failure);
     capsa_engine_free(engine);
     return test_summary("test_api");

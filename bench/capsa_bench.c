@@ -1,0 +1,135 @@
+/* The benchmark's capsa side, through the public API only.
+ *
+ *   capsa_bench compute REPS WARMUP SCRIPT...  time capsa_run of each script in one sandbox
+ *   capsa_bench latency N                     time capsa_sandbox_new + return 1+1 + free
+ *
+ * Prints one line per figure: "name unit median min max p99 check" (see bench.sh). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capsa.h"
+#include "bench.h"
+
+static capsa_engine *engine;
+
+/* Prints why a run failed, from the result when there is one. */
+static void report_failure(capsa_sandbox *sb, const char *what, int rc, const capsa_result *r)
+{
+    fprintf(stderr, "capsa_bench: %s: %s: %s\n", what, capsa_errname(rc), capsa_errmsg(sb));
+    if (r && capsa_result_error_stack(r))
+        fprintf(stderr, "%s\n", capsa_result_error_stack(r));
+}
+
+static int compute(int reps, int warmup, int nscripts, char **scripts)
+{
+    capsa_sandbox *sb;
+    int rc = capsa_sandbox_new(engine, NULL, &sb);
+    double *t = malloc(sizeof(*t) * (size_t)reps);
+    if (rc != CAPSA_OK || !t) {
+        fprintf(stderr, "capsa_bench: cannot create a sandbox: %s\n", capsa_errstr(rc));
+        return 1;
+    }
+    for (int s = 0; s < nscripts; s++) {
+        size_t len;
+        char *code = bench_read_file(scripts[s], &len);
+        if (!code)
+            return 1;
+        char name[64], check[256];
+        bench_script_name(scripts[s], name, sizeof(name));
+        const capsa_result *r;
+        for (int i = -warmup; i < reps; i++) {
+            double t0 = bench_now_us();
+            rc = capsa_run(sb, code, len, scripts[s], &r);
+            double dt = bench_now_us() - t0;
+            if (rc != CAPSA_OK) {
+                report_failure(sb, scripts[s], rc, r);
+                return 1;
+            }
+            if (i >= 0)
+                t[i] = dt / 1e3;
+        }
+        static const char read_check[] = "return globalThis.benchResult";
+        rc = capsa_run(sb, read_check, sizeof(read_check) - 1, "<check>", &r);
+        if (rc != CAPSA_OK) {
+            report_failure(sb, "reading benchResult", rc, r);
+            return 1;
+        }
+        snprintf(check, sizeof(check), "%s", capsa_result_value(r) ? capsa_result_value(r) : "-");
+        bench_sort(t, (size_t)reps);
+        printf("compute.%s ms %.3f %.3f %.3f %.3f %s\n", name, bench_median(t, (size_t)reps),
+               t[0], t[reps - 1], bench_percentile(t, (size_t)reps, 99), check);
+        fflush(stdout);
+        free(code);
+    }
+    free(t);
+    capsa_sandbox_free(sb);
+    return 0;
+}
+
+/* One cycle as an agent would pay it per task: a new sandbox, a trivial run, free. */
+static int cycle(void)
+{
+    static const char code[] = "return 1+1";
+    capsa_sandbox *sb;
+    int rc = capsa_sandbox_new(engine, NULL, &sb);
+    if (rc != CAPSA_OK) {
+        fprintf(stderr, "capsa_bench: capsa_sandbox_new: %s\n", capsa_errstr(rc));
+        return -1;
+    }
+    const capsa_result *r;
+    rc = capsa_run(sb, code, sizeof(code) - 1, NULL, &r);
+    int ok = rc == CAPSA_OK && capsa_result_value(r) && strcmp(capsa_result_value(r), "2") == 0;
+    if (!ok)
+        report_failure(sb, "return 1+1", rc, r);
+    capsa_sandbox_free(sb);
+    return ok ? 0 : -1;
+}
+
+static int latency(int n)
+{
+    int warmup = n / 10 + 1;
+    double *t = malloc(sizeof(*t) * (size_t)n);
+    if (!t)
+        return 1;
+    for (int i = -warmup; i < n; i++) {
+        double t0 = bench_now_us();
+        int rc = cycle();
+        double dt = bench_now_us() - t0;
+        if (rc != 0)
+            return 1;
+        if (i >= 0)
+            t[i] = dt;
+    }
+    bench_sort(t, (size_t)n);
+    printf("latency.capsa us %.3f %.3f %.3f %.3f -\n", bench_median(t, (size_t)n), t[0],
+           t[n - 1], bench_percentile(t, (size_t)n, 99));
+    fflush(stdout);
+    free(t);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (capsa_version_number() != CAPSA_VERSION_NUMBER) {
+        fprintf(stderr, "capsa_bench: built for capsa %s, linked with %s\n",
+                CAPSA_VERSION_STRING, capsa_version());
+        return 1;
+    }
+    int rc = capsa_engine_new(NULL, &engine);
+    if (rc != CAPSA_OK) {
+        fprintf(stderr, "capsa_bench: capsa_engine_new: %s\n", capsa_errstr(rc));
+        return 1;
+    }
+    if (argc >= 5 && strcmp(argv[1], "compute") == 0)
+        rc = compute(bench_count(argv[2], 7), atoi(argv[3]), argc - 4, argv + 4);
+    else if (argc >= 3 && strcmp(argv[1], "latency") == 0)
+        rc = latency(bench_count(argv[2], 1000));
+    else {
+        fprintf(stderr, "usage: capsa_bench compute REPS WARMUP SCRIPT...\n"
+                        "       capsa_bench latency N\n");
+        rc = 2;
+    }
+    capsa_engine_free(engine);
+    return rc;
+}
