@@ -67,11 +67,11 @@ $(GOBJ)/%.o: guest/%.c guest/abi.h $(GEN)/runtime_js.h $(QJS)/.stamp
 $(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o)
 	$(WASM_CC) $(GUEST_LDFLAGS) $^ -o $@
 
-# wasm2c names the module after the file: guest.wasm -> Z_guest_*. Its output is
+# The module is named explicitly (-n guest: Z_guest_*). wasm2c's output is
 # then metered (tools/instrument.sh) so that time and fuel limits stop any guest code.
 $(GEN)/guest.c: $(BUILD)/guest.wasm tools/instrument.sh
 	@mkdir -p $(GEN)
-	$(WASM2C) $< -o $(GEN)/guest-raw.c
+	$(WASM2C) -n guest $< -o $(GEN)/guest-raw.c
 	sh tools/instrument.sh $(GEN)/guest-raw.c $(GEN)/guest-raw.h $(GEN)/guest.c $(GEN)/guest.h
 
 $(GEN)/guest.h: $(GEN)/guest.c

@@ -7,14 +7,14 @@ RT_GEN     := $(TEST_BIN)/rt
 # Generated C as the guest's: optimised, warnings off, no -Werror.
 RT_GEN_CFLAGS := -O2 -w -DNDEBUG -I$(RT_GEN)
 
-# wasm2c names the module after the file: trapper.wasm -> Z_trapper_*.
+# The module is named explicitly: Z_trapper_*.
 $(RT_GEN)/trapper.wasm: tests/rt/trapper.wat
 	@mkdir -p $(RT_GEN)
 	$(WAT2WASM) $< -o $@
 
 # Metered like the guest, so that fuel and deadlines can be tested on it.
 $(RT_GEN)/trapper.c: $(RT_GEN)/trapper.wasm tools/instrument.sh
-	$(WASM2C) $< -o $(RT_GEN)/trapper-raw.c
+	$(WASM2C) -n trapper $< -o $(RT_GEN)/trapper-raw.c
 	sh tools/instrument.sh $(RT_GEN)/trapper-raw.c $(RT_GEN)/trapper-raw.h $@ $(RT_GEN)/trapper.h
 
 $(RT_GEN)/trapper.h: $(RT_GEN)/trapper.c
