@@ -12,7 +12,10 @@ CC         ?= gcc
 WASM_CC    ?= clang-14
 WASM2C     ?= wasm2c
 CLANG_RES  := $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
-RUNTIME_JS ?= guest/runtime.js
+# The guest's JS runtime, evaluated in this order when the image is made: the
+# built-ins the engine lacks, the console, web APIs, Intl.
+GUEST_JS   := $(wildcard guest/builtins.js) guest/runtime.js $(wildcard guest/web.js) \
+	$(wildcard guest/intl.js)
 
 # The guest sees wasi-libc's headers only: -nostdinc keeps glibc's /usr/include out.
 GUEST_CFLAGS := --target=wasm32-wasi --sysroot=/usr -nostdinc \
@@ -52,9 +55,9 @@ $(QJS)/.stamp: deps/fetch-quickjs.sh deps/quickjs.lock $(wildcard deps/quickjs/*
 	@touch $@
 
 # --- the guest -------------------------------------------------------------------------
-$(GEN)/runtime_js.h: $(RUNTIME_JS) tools/embed.sh
+$(GEN)/runtime_js.h: $(GUEST_JS) tools/embed.sh
 	@mkdir -p $(GEN)
-	sh tools/embed.sh capsa_runtime_js $< > $@.tmp && mv $@.tmp $@
+	sh tools/embed.sh capsa_js $(GUEST_JS) > $@.tmp && mv $@.tmp $@
 
 $(GOBJ)/qjs-%.o: $(QJS)/.stamp
 	@mkdir -p $(GOBJ)

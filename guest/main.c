@@ -9,7 +9,7 @@
 
 #include "quickjs.h"
 #include "abi.h"
-#include "runtime_js.h" /* generated from guest/runtime.js: capsa_runtime_js[] */
+#include "runtime_js.h" /* generated from the guest's .js files: capsa_js_files[] */
 
 #define EXPORT(name) __attribute__((export_name(name)))
 #define IMPORT(name) __attribute__((import_module("capsa"), import_name(name)))
@@ -23,7 +23,11 @@ IMPORT("result") void capsa_host_result(uint32_t kind, const char *data, uint32_
 
 static JSRuntime *rt;
 static JSContext *ctx;
-static JSValue runtime_api; /* the JS runtime's { formatError, inspect, format } */
+/* The completion value of each file of the JS runtime, in capsa_js_files order;
+ * runtime.js gives { formatError, inspect, format }. */
+#define N_JS_FILES (sizeof(capsa_js_files) / sizeof(capsa_js_files[0]))
+static JSValue js_exports[N_JS_FILES];
+static JSValue runtime_api;
 
 /* Promises rejected while nothing handles them, reported at the end of a run the
  * way a browser console does: "Uncaught (in promise) ...". */
@@ -268,15 +272,19 @@ EXPORT("capsa_init") int32_t capsa_init(void)
     JS_SetPropertyStr(ctx, global, "__capsa", host);
     JS_FreeValue(ctx, global);
 
-    JSValue r = JS_Eval(ctx, (const char *)capsa_runtime_js, sizeof(capsa_runtime_js) - 1,
-                        "<capsa>", JS_EVAL_TYPE_GLOBAL);
-    if (JS_IsException(r)) {
-        JSValue err = JS_GetException(ctx);
-        report_error(err);
-        JS_FreeValue(ctx, err);
-        return CAPSA_GUEST_THREW;
+    for (size_t i = 0; i < N_JS_FILES; i++) {
+        const struct capsa_js_file *f = &capsa_js_files[i];
+        JSValue r = JS_Eval(ctx, (const char *)f->data, f->len, f->name, JS_EVAL_TYPE_GLOBAL);
+        if (JS_IsException(r)) {
+            JSValue err = JS_GetException(ctx);
+            report_error(err);
+            JS_FreeValue(ctx, err);
+            return CAPSA_GUEST_THREW;
+        }
+        js_exports[i] = r;
+        if (strcmp(f->name, "runtime.js") == 0)
+            runtime_api = r;
     }
-    runtime_api = r;
     return CAPSA_GUEST_OK;
 }
 

@@ -241,6 +241,16 @@ uint64_t capsa__rt_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t capsa__rt_deadline_ns(void)
+{
+    return tls.frame ? tls.frame->deadline_ns : 0;
+}
+
+_Noreturn void capsa__rt_timeout(void)
+{
+    trap_to_host(CAPSA__TRAP_TIMEOUT);
+}
+
 /* The next slice for the innermost frame: the rest of the budget, at most a
  * slice. Unlimited calls get a full slice each time. */
 static uint64_t next_slice(const rt_frame *f)

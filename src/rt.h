@@ -39,6 +39,14 @@ typedef struct capsa__rt_limits {
 /* CLOCK_MONOTONIC now, in nanoseconds. */
 uint64_t capsa__rt_now_ns(void);
 
+/* The deadline (CLOCK_MONOTONIC ns) of the guest call running on this thread, 0
+ * when it has none or no guest call is running. For host functions that wait. */
+uint64_t capsa__rt_deadline_ns(void);
+
+/* Stops the guest call running on this thread with CAPSA__TRAP_TIMEOUT; for host
+ * functions (called by the guest) that reach the deadline while waiting. */
+_Noreturn void capsa__rt_timeout(void);
+
 /* Prepares the process once (signal handlers); returns 0 or -1 if that failed. */
 int capsa__rt_init(void);
 

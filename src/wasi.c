@@ -1,8 +1,11 @@
-/* The WASI preview1 host functions the guest imports: standard streams and clocks.
+/* The WASI preview1 host functions the guest imports: standard streams, clocks,
+ * randomness and waiting (poll_oneoff on clocks, bounded by the run's deadline).
  * The guest has no files and no network; every other descriptor is refused by
  * fd_check, the one place that decides what a descriptor may do. */
 #include "wasi.h"
 
+#include <errno.h>
+#include <sys/random.h>
 #include <time.h>
 
 #include "rt.h"
@@ -44,12 +47,19 @@ static uint32_t load_u32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+static uint64_t load_u64(const uint8_t *p)
+{
+    return (uint64_t)load_u32(p) | (uint64_t)load_u32(p + 4) << 32;
+}
+
 /* The import declarations match what wasm2c generates for these names. */
 uint32_t Z_wasi_snapshot_preview1Z_fd_write(capsa__wasi *, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t Z_wasi_snapshot_preview1Z_fd_close(capsa__wasi *, uint32_t);
 uint32_t Z_wasi_snapshot_preview1Z_fd_fdstat_get(capsa__wasi *, uint32_t, uint32_t);
 uint32_t Z_wasi_snapshot_preview1Z_fd_seek(capsa__wasi *, uint32_t, uint64_t, uint32_t, uint32_t);
 uint32_t Z_wasi_snapshot_preview1Z_clock_time_get(capsa__wasi *, uint32_t, uint64_t, uint32_t);
+uint32_t Z_wasi_snapshot_preview1Z_random_get(capsa__wasi *, uint32_t, uint32_t);
+uint32_t Z_wasi_snapshot_preview1Z_poll_oneoff(capsa__wasi *, uint32_t, uint32_t, uint32_t, uint32_t);
 
 /* fd_write(fd, iovs, iovs_len, nwritten): gathers the guest's buffers to the
  * output hook. The iovec array and every buffer are checked before any is used. */
@@ -134,5 +144,121 @@ uint32_t Z_wasi_snapshot_preview1Z_clock_time_get(capsa__wasi *w, uint32_t id,
     if (clock_gettime(ids[id], &ts) != 0)
         return CAPSA__WASI_EINVAL;
     store_u64(p, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+    return CAPSA__WASI_ESUCCESS;
+}
+
+/* random_get(buf, len): bytes from the host's CSPRNG. */
+uint32_t Z_wasi_snapshot_preview1Z_random_get(capsa__wasi *w, uint32_t buf, uint32_t len)
+{
+    uint8_t *p = capsa__guest_ptr(w->memory, buf, len);
+    if (!p)
+        return CAPSA__WASI_EFAULT;
+    for (uint32_t done = 0; done < len;) {
+        ssize_t n = getrandom(p + done, len - done, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return CAPSA__WASI_EIO;
+        done += (uint32_t)n;
+    }
+    return CAPSA__WASI_ESUCCESS;
+}
+
+/* Layout of the preview1 structures poll_oneoff reads and writes. */
+#define SUBSCRIPTION_SIZE 48
+#define EVENT_SIZE 32
+#define EVENTTYPE_CLOCK 0
+#define EVENTTYPE_FD_READ 1
+#define EVENTTYPE_FD_WRITE 2
+#define SUBCLOCKFLAG_ABSTIME 1
+/* More subscriptions than any libc asks for at once. */
+#define MAX_SUBSCRIPTIONS 1024
+
+/* The absolute CLOCK_MONOTONIC time (ns) at which a clock subscription fires, or
+ * UINT64_MAX for an unknown clock. */
+static uint64_t clock_wake_ns(uint32_t id, uint64_t timeout, int abstime, uint64_t now)
+{
+    if (!abstime)
+        return timeout > UINT64_MAX - now ? UINT64_MAX : now + timeout;
+    if (id == 1) /* monotonic: the same clock */
+        return timeout;
+    if (id == 0) { /* realtime: convert the distance */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t real = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        return timeout <= real ? now : now + (timeout - real);
+    }
+    return UINT64_MAX;
+}
+
+/* poll_oneoff(in, out, nsubscriptions, nevents): waits for the first clock
+ * subscription to fire, or reports the standard streams ready at once. Waiting
+ * never goes past the run's deadline: the run is stopped there instead. */
+uint32_t Z_wasi_snapshot_preview1Z_poll_oneoff(capsa__wasi *w, uint32_t in, uint32_t out,
+                                               uint32_t nsubscriptions, uint32_t nevents_ptr)
+{
+    if (nsubscriptions == 0 || nsubscriptions > MAX_SUBSCRIPTIONS)
+        return CAPSA__WASI_EINVAL;
+    const uint8_t *subs = capsa__guest_ptr(w->memory, in, (uint64_t)nsubscriptions * SUBSCRIPTION_SIZE);
+    uint8_t *events = capsa__guest_ptr(w->memory, out, (uint64_t)nsubscriptions * EVENT_SIZE);
+    uint8_t *nevents = capsa__guest_ptr(w->memory, nevents_ptr, 4);
+    if (!subs || !events || !nevents)
+        return CAPSA__WASI_EFAULT;
+
+    uint64_t now = capsa__rt_now_ns(), wake = UINT64_MAX;
+    int ready_fds = 0;
+    for (uint32_t i = 0; i < nsubscriptions; i++) {
+        const uint8_t *s = subs + (size_t)i * SUBSCRIPTION_SIZE;
+        uint8_t tag = s[8];
+        if (tag == EVENTTYPE_CLOCK) {
+            uint64_t t = clock_wake_ns(load_u32(s + 16), load_u64(s + 24),
+                                       (s[40] | s[41] << 8) & SUBCLOCKFLAG_ABSTIME, now);
+            if (t < wake)
+                wake = t;
+        } else {
+            ready_fds++; /* streams never block; a bad fd is reported as an event error */
+        }
+    }
+    if (!ready_fds) {
+        if (wake == UINT64_MAX)
+            return CAPSA__WASI_EINVAL; /* nothing can ever fire */
+        uint64_t deadline = capsa__rt_deadline_ns();
+        uint64_t until = deadline && deadline < wake ? deadline : wake;
+        while ((now = capsa__rt_now_ns()) < until) {
+            uint64_t d = until - now;
+            struct timespec ts = { (time_t)(d / 1000000000u), (long)(d % 1000000000u) };
+            nanosleep(&ts, NULL);
+        }
+        if (deadline && deadline < wake)
+            capsa__rt_timeout();
+    }
+
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nsubscriptions; i++) {
+        const uint8_t *s = subs + (size_t)i * SUBSCRIPTION_SIZE;
+        uint8_t tag = s[8];
+        uint16_t error = CAPSA__WASI_ESUCCESS;
+        if (tag == EVENTTYPE_CLOCK) {
+            uint64_t t = clock_wake_ns(load_u32(s + 16), load_u64(s + 24),
+                                       (s[40] | s[41] << 8) & SUBCLOCKFLAG_ABSTIME, now);
+            if (t > now)
+                continue;
+        } else if (tag == EVENTTYPE_FD_READ || tag == EVENTTYPE_FD_WRITE) {
+            uint32_t fd = load_u32(s + 16);
+            error = (uint16_t)fd_check(w, fd, tag == EVENTTYPE_FD_READ ? RIGHT_FD_READ : RIGHT_FD_WRITE);
+        } else {
+            error = CAPSA__WASI_EINVAL;
+        }
+        uint8_t *e = events + (size_t)n * EVENT_SIZE;
+        for (int k = 0; k < EVENT_SIZE; k++)
+            e[k] = 0;
+        for (int k = 0; k < 8; k++)
+            e[k] = s[k]; /* userdata */
+        e[8] = (uint8_t)error;
+        e[9] = (uint8_t)(error >> 8);
+        e[10] = tag;
+        n++;
+    }
+    store_u32(nevents, n);
     return CAPSA__WASI_ESUCCESS;
 }

@@ -1,5 +1,5 @@
 /* The WASI preview1 host functions the guest imports (module
- * "wasi_snapshot_preview1"): standard streams and clocks. Every fd the guest names
+ * "wasi_snapshot_preview1"): standard streams, clocks, randomness and waiting. Every fd the guest names
  * is checked by one function, every guest pointer by capsa__guest_ptr. */
 #ifndef CAPSA_WASI_H
 #define CAPSA_WASI_H
@@ -27,6 +27,7 @@ enum {
     CAPSA__WASI_EBADF = 8,
     CAPSA__WASI_EFAULT = 21,
     CAPSA__WASI_EINVAL = 28,
+    CAPSA__WASI_EIO = 29,
     CAPSA__WASI_ENOTSUP = 58,
     CAPSA__WASI_ESPIPE = 69,
     CAPSA__WASI_ENOTCAPABLE = 76,
