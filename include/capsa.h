@@ -49,7 +49,8 @@ CAPSA_API const char *capsa_version(void);
     X(EGUEST, 6, "the guest broke the host protocol")                              \
     X(EIO, 7, "input/output error")                                                \
     X(ETIMEOUT, 8, "the run reached its time limit (the sandbox was reset)")       \
-    X(EFUEL, 9, "the run spent its fuel budget (the sandbox was reset)")
+    X(EFUEL, 9, "the run spent its fuel budget (the sandbox was reset)")           \
+    X(ETOOMANY, 10, "too many live sandboxes")
 
 typedef enum capsa_status {
 #define CAPSA__ENUM(name, num, msg) CAPSA_##name = num,
@@ -80,7 +81,13 @@ typedef struct capsa_allocator {
 typedef struct capsa_engine_options {
     size_t struct_size;          /* sizeof(capsa_engine_options), set by _init */
     const capsa_allocator *allocator; /* NULL: the C library's; copied */
+    uint32_t max_sandboxes;      /* live sandboxes of this engine; default and
+                                    maximum CAPSA_MAX_SANDBOXES */
 } capsa_engine_options;
+
+/* Live sandboxes one process can hold, all engines together: each reserves 8 GiB
+ * of address space for its memory's guard pages, and a process has 128 TiB. */
+#define CAPSA_MAX_SANDBOXES 12000
 
 /* Fills *opts with the defaults. */
 CAPSA_API void capsa_engine_options_init(capsa_engine_options *opts);
@@ -110,8 +117,9 @@ typedef void (*capsa_output_fn)(void *ud, int stream, const char *data, size_t l
 typedef struct capsa_options {
     size_t struct_size;       /* sizeof(capsa_options), set by _init */
     uint64_t memory_limit;    /* bytes of guest memory; default 256 MiB, max 4 GiB */
-    uint64_t max_output;      /* bytes of stdout and of stderr kept per run;
-                                 default 16 MiB; the rest is counted, not kept */
+    uint64_t max_output;      /* bytes of stdout and of stderr passed on per run
+                                 (to on_output and the result); default 16 MiB;
+                                 then a marker line, and the rest is counted */
     capsa_output_fn on_output; /* NULL: output is only collected */
     void *on_output_ud;
     uint64_t timeout_ms;      /* wall-clock limit of one run; default 30000; 0: none */

@@ -17,6 +17,10 @@
 #define MAX_CODE_BYTES (64u << 20)
 #define DEFAULT_TIMEOUT_MS 30000
 
+/* Live sandboxes of the whole process: the address space they reserve is the
+ * process's, whichever engine made them. */
+static int process_live;
+
 /* ---- engine ---------------------------------------------------------------------- */
 
 CAPSA_API void capsa_engine_options_init(capsa_engine_options *opts)
@@ -38,13 +42,16 @@ CAPSA_API int capsa_engine_new(const capsa_engine_options *opts, capsa_engine **
         memcpy(&o, opts, opts->struct_size);
     }
     const capsa_allocator *a = o.allocator ? o.allocator : &capsa__default_allocator;
-    if (!a->realloc_fn || !a->free_fn)
+    if (!a->realloc_fn || !a->free_fn || o.max_sandboxes > CAPSA_MAX_SANDBOXES)
         return CAPSA_EINVAL;
+    if (o.max_sandboxes == 0)
+        o.max_sandboxes = CAPSA_MAX_SANDBOXES;
     capsa_engine *e = capsa__malloc(a, sizeof(*e));
     if (!e)
         return CAPSA_ENOMEM;
     memset(e, 0, sizeof(*e));
     e->alloc = *a;
+    e->max_sandboxes = (int)o.max_sandboxes;
     char msg[256];
     int rc = capsa__image_new(&e->alloc, &e->image, msg, sizeof(msg));
     if (rc != CAPSA_OK) {
@@ -74,22 +81,33 @@ static void set_error(capsa_sandbox *sb, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Output hook: streams to the caller and keeps up to max_output bytes per stream. */
+/* Output hook: each stream passes its first max_output bytes of a run, to the
+ * caller's hook and to the result; then a marker line says the rest is dropped,
+ * and the rest is only counted. */
 static void on_output(void *ud, int fd, const char *data, size_t len)
 {
     capsa_sandbox *sb = ud;
     capsa_result *r = &sb->result;
     capsa__buf *b = fd == CAPSA_STDOUT ? &r->out : &r->err;
     uint64_t *count = fd == CAPSA_STDOUT ? &r->stats.stdout_bytes : &r->stats.stderr_bytes;
+    uint64_t before = *count, cap = sb->opts.max_output;
     *count += len;
-    if (sb->opts.on_output)
-        sb->opts.on_output(sb->opts.on_output_ud, fd, data, len);
-    size_t keep = 0;
-    if (b->len < sb->opts.max_output)
-        keep = len < sb->opts.max_output - b->len ? len : (size_t)(sb->opts.max_output - b->len);
-    if (keep && capsa__buf_append(b, sb->alloc, data, keep) != 0)
-        keep = 0;
-    r->stats.output_dropped += len - keep;
+    size_t pass = before >= cap ? 0 : len < cap - before ? len : (size_t)(cap - before);
+    if (pass) {
+        if (sb->opts.on_output)
+            sb->opts.on_output(sb->opts.on_output_ud, fd, data, pass);
+        if (capsa__buf_append(b, sb->alloc, data, pass) != 0)
+            r->stats.output_dropped += pass; /* streamed, but not kept */
+    }
+    r->stats.output_dropped += len - pass;
+    if (pass < len && before <= cap) {
+        char marker[96];
+        int n = snprintf(marker, sizeof(marker), "\n[capsa: output over %llu bytes; the rest is dropped]\n",
+                         (unsigned long long)cap);
+        if (sb->opts.on_output)
+            sb->opts.on_output(sb->opts.on_output_ud, fd, marker, (size_t)n);
+        capsa__buf_append(b, sb->alloc, marker, (size_t)n);
+    }
 }
 
 /* Result hook: one part of the outcome, as the guest reports it. */
@@ -111,6 +129,13 @@ static int make_instance(capsa_sandbox *sb)
     capsa__instance_hooks hooks = { on_output, on_result, sb };
     return capsa__instance_new(sb->engine->image, &hooks, sb->opts.memory_limit, &sb->inst,
                                sb->errmsg, sizeof(sb->errmsg));
+}
+
+/* Gives back a sandbox's place under the engine's and the process's caps. */
+static void uncount(capsa_engine *engine)
+{
+    __atomic_sub_fetch(&engine->live, 1, __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&process_live, 1, __ATOMIC_RELAXED);
 }
 
 CAPSA_API void capsa_options_init(capsa_options *opts)
@@ -145,9 +170,21 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     if (o.max_output == 0)
         o.max_output = DEFAULT_MAX_OUTPUT;
 
+    /* Count first, so that racing threads never exceed a cap together. */
+    if (__atomic_add_fetch(&engine->live, 1, __ATOMIC_RELAXED) > engine->max_sandboxes) {
+        __atomic_sub_fetch(&engine->live, 1, __ATOMIC_RELAXED);
+        return CAPSA_ETOOMANY;
+    }
+    if (__atomic_add_fetch(&process_live, 1, __ATOMIC_RELAXED) > CAPSA_MAX_SANDBOXES) {
+        __atomic_sub_fetch(&process_live, 1, __ATOMIC_RELAXED);
+        __atomic_sub_fetch(&engine->live, 1, __ATOMIC_RELAXED);
+        return CAPSA_ETOOMANY;
+    }
     capsa_sandbox *sb = capsa__malloc(&engine->alloc, sizeof(*sb));
-    if (!sb)
+    if (!sb) {
+        uncount(engine);
         return CAPSA_ENOMEM;
+    }
     memset(sb, 0, sizeof(*sb));
     sb->engine = engine;
     sb->alloc = &engine->alloc;
@@ -155,9 +192,9 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     int rc = make_instance(sb);
     if (rc != CAPSA_OK) {
         capsa__free(sb->alloc, sb);
+        uncount(engine);
         return rc;
     }
-    __atomic_add_fetch(&engine->live, 1, __ATOMIC_RELAXED);
     set_error(sb, "not an error");
     *out = sb;
     return CAPSA_OK;
@@ -177,8 +214,9 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
         return;
     capsa__instance_free(sb->inst);
     result_free(&sb->result, sb->alloc);
-    __atomic_sub_fetch(&sb->engine->live, 1, __ATOMIC_RELAXED);
+    capsa_engine *engine = sb->engine;
     capsa__free(sb->alloc, sb);
+    uncount(engine);
 }
 
 CAPSA_API const char *capsa_errmsg(const capsa_sandbox *sb)

@@ -12,7 +12,8 @@
 struct capsa_engine {
     capsa_allocator alloc;
     capsa__image *image; /* the initialised guest every sandbox starts from */
-    int live; /* sandboxes not yet freed (atomic) */
+    int live;          /* sandboxes not yet freed (atomic) */
+    int max_sandboxes; /* cap on live */
 };
 
 /* The parts of a run's outcome that the guest reports, by CAPSA_RESULT_* - 1. */

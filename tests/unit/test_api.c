@@ -138,15 +138,24 @@ TEST(output_stream_and_cap)
     int rc;
     const capsa_result *r = run(sb, "console.log('a'); console.error('b'); console.log('x'.repeat(30))", &rc);
     CHECK_INT(rc, CAPSA_OK, "the run completes");
-    CHECK_STR(log.text, "oa\neb\noxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", "the hook sees every write in order");
+    static const char marker[] = "\n[capsa: output over 10 bytes; the rest is dropped]\n";
+    char want[256];
+    snprintf(want, sizeof(want), "oa\neb\noxxxxxxxxo%s", marker);
+    CHECK_STR(log.text, want, "the hook sees the first max_output bytes in order, then a marker");
     size_t len;
     const char *out = capsa_result_stdout(r, &len);
-    CHECK_INT(len, 10, "only max_output bytes of stdout are kept");
-    CHECK(memcmp(out, "a\nxxxxxxxx", 10) == 0, "the kept bytes are the first ones");
+    snprintf(want, sizeof(want), "a\nxxxxxxxx%s", marker);
+    CHECK_STR(out, want, "the result keeps the same bytes and the marker");
+    CHECK_INT(len, strlen(want), "stdout length");
     capsa_stats st = { .struct_size = sizeof(st) };
     capsa_result_stats(r, &st);
     CHECK_INT(st.stdout_bytes, 33, "all written bytes are counted");
     CHECK_INT(st.output_dropped, 23, "the dropped bytes are counted");
+    r = run(sb, "for (let i = 0; i < 1e5; i++) console.log('flood', i)", &rc);
+    CHECK_INT(rc, CAPSA_OK, "an output flood runs to its end");
+    capsa_result_stats(r, &st);
+    CHECK(st.stdout_bytes > 1000000, "a flood's bytes are all counted");
+    CHECK(capsa_result_stdout(r, &len) && len < 100, "but only max_output bytes and the marker are kept");
     capsa_sandbox_free(sb);
 }
 
@@ -429,6 +438,27 @@ TEST(fuel)
     capsa_sandbox_free(sb);
 }
 
+TEST(sandbox_caps)
+{
+    capsa_engine_options eo;
+    capsa_engine_options_init(&eo);
+    eo.max_sandboxes = CAPSA_MAX_SANDBOXES + 1;
+    capsa_engine *e = NULL;
+    CHECK_INT(capsa_engine_new(&eo, &e), CAPSA_EINVAL, "a cap above the process's is refused");
+    eo.max_sandboxes = 3;
+    CHECK_INT(capsa_engine_new(&eo, &e), CAPSA_OK, "an engine capped at 3 sandboxes");
+    capsa_sandbox *sb[4] = { 0 };
+    for (int i = 0; i < 3; i++)
+        CHECK_INT(capsa_sandbox_new(e, NULL, &sb[i]), CAPSA_OK, "a sandbox under the cap");
+    CHECK_INT(capsa_sandbox_new(e, NULL, &sb[3]), CAPSA_ETOOMANY, "the fourth is refused");
+    CHECK(sb[3] == NULL, "and none is made");
+    capsa_sandbox_free(sb[1]);
+    CHECK_INT(capsa_sandbox_new(e, NULL, &sb[1]), CAPSA_OK, "freeing one makes room again");
+    for (int i = 0; i < 4; i++)
+        capsa_sandbox_free(sb[i]);
+    capsa_engine_free(e);
+}
+
 /* An allocator that fails the n-th allocation and counts what is live. */
 typedef struct fail_alloc {
     long countdown; /* allocations left before failing; <0: never fail */
@@ -505,6 +535,7 @@ int main(void)
     RUN(result_json);
     RUN(memory_limit);
     RUN(many_sandboxes);
+    RUN(sandbox_caps);
     RUN(timeout);
     RUN(fuel);
     RUN(allocation_failure);
