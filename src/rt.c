@@ -13,6 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SANITIZE_ADDRESS__)
+/* AddressSanitizer must be told when the guest stack is entered and left. */
+#include <sanitizer/common_interface_defs.h>
+#define ASAN_START_SWITCH(fake, bottom, size) __sanitizer_start_switch_fiber(fake, bottom, size)
+#define ASAN_FINISH_SWITCH(fake, bottom, size) __sanitizer_finish_switch_fiber(fake, bottom, size)
+#else
+#define ASAN_START_SWITCH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#define ASAN_FINISH_SWITCH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#endif
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -53,6 +62,8 @@ typedef struct rt_thread {
     uint8_t *stack;           /* the guest stack mapping, NULL until prepared */
     ucontext_t host_ctx, guest_ctx;
     bool prepared;
+    const void *host_stack_bottom; /* for AddressSanitizer's stack switches */
+    size_t host_stack_size;
 } rt_thread;
 
 static __thread rt_thread tls;
@@ -227,11 +238,13 @@ int capsa__rt_thread_prepare(void)
  * protection, then returns to the host context (uc_link). */
 static void guest_stack_entry(void)
 {
+    ASAN_FINISH_SWITCH(NULL, &tls.host_stack_bottom, &tls.host_stack_size);
     rt_frame *f = tls.frame;
     int trap = sigsetjmp(f->jmp, 0);
     if (trap == 0)
         f->fn(f->arg);
     f->trap = trap;
+    ASAN_START_SWITCH(NULL, tls.host_stack_bottom, tls.host_stack_size);
 }
 
 uint64_t capsa__rt_now_ns(void)
@@ -309,8 +322,11 @@ int capsa__rt_call(const wasm_rt_memory_t *memory, int64_t *fuel, const capsa__r
         tls.guest_ctx.uc_stack.ss_size = GUEST_STACK_SIZE - GUEST_STACK_GUARD;
         tls.guest_ctx.uc_link = &tls.host_ctx;
         makecontext(&tls.guest_ctx, guest_stack_entry, 0);
+        void *fake = NULL;
+        ASAN_START_SWITCH(&fake, tls.guest_ctx.uc_stack.ss_sp, tls.guest_ctx.uc_stack.ss_size);
         if (swapcontext(&tls.host_ctx, &tls.guest_ctx) != 0)
             f.trap = CAPSA__TRAP_NOMEM;
+        ASAN_FINISH_SWITCH(fake, NULL, NULL);
     }
     tls.frame = f.prev;
     if (fuel_used) {

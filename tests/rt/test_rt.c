@@ -127,7 +127,8 @@ static uint64_t value_of(trapper *t, op o, uint32_t a, uint32_t b)
     return guest(t, o, a, b, &r) == 0 ? r : NO_VALUE;
 }
 
-u32 Z_hostZ_call(struct Z_host_instance_t *h, u32 x)
+/* HOST_NULL faults on purpose: UBSan (make test-sanitize) must let it fault. */
+__attribute__((no_sanitize("undefined"))) u32 Z_hostZ_call(struct Z_host_instance_t *h, u32 x)
 {
     h->calls++;
     switch (h->mode) {
@@ -1217,14 +1218,17 @@ TEST(nested_calls)
 
 /* ---- host faults stay fatal --------------------------------------------------------- */
 
-static int child_null_outside(void *arg)
+/* The faults below are on purpose: UBSan (make test-sanitize) must let them fault. */
+#define DELIBERATE_FAULT __attribute__((no_sanitize("undefined")))
+
+DELIBERATE_FAULT static int child_null_outside(void *arg)
 {
     (void)arg;
     volatile int *volatile nowhere = NULL;
     return *nowhere + 100;
 }
 
-static void null_in_frame(void *arg)
+DELIBERATE_FAULT static void null_in_frame(void *arg)
 {
     (void)arg;
     volatile int *volatile nowhere = NULL;
