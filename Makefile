@@ -44,11 +44,16 @@ HOST_LIBS  := -ljansson -lpthread -lm
 # UndefinedBehaviorSanitizer; the generated guest C is left uninstrumented (its
 # memory safety comes from the guard pages, and instrumenting 9 MB of it would
 # make the tests many times slower). Use a build directory of its own.
+# SANITIZE=fuzz: the same, plus coverage for libFuzzer (fuzz/fuzz.mk, with clang).
 ifeq ($(SANITIZE),1)
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+endif
+ifeq ($(SANITIZE),fuzz)
+SAN_FLAGS  := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+endif
 HOST_CFLAGS += $(SAN_FLAGS)
 HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
-endif
 
 HOST_SRCS  := rt wasi instance sandbox result buf error
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
@@ -119,6 +124,7 @@ demo: deps
 
 -include tests/tests.mk
 -include bench/bench.mk
+-include fuzz/fuzz.mk
 
 clean:
 	rm -rf $(OBJ) $(BUILD)/capsa $(BUILD)/libcapsa.* $(BUILD)/tests

@@ -3,7 +3,7 @@
 # Safe to run again: it only calls apt-get for packages dpkg does not know as installed.
 set -eu
 
-PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 wabt libjansson-dev
+PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt libjansson-dev
 pkg-config ca-certificates openssl patch npm"
 
 missing=""

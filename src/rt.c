@@ -13,7 +13,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) /* clang */
+#define CAPSA_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) /* gcc */
+#define CAPSA_ASAN 1
+#endif
+
+#if CAPSA_ASAN
 /* AddressSanitizer must be told when the guest stack is entered and left. */
 #include <sanitizer/common_interface_defs.h>
 #define ASAN_START_SWITCH(fake, bottom, size) __sanitizer_start_switch_fiber(fake, bottom, size)

@@ -1,0 +1,1 @@
+let a = []; for (;;) a.push("x".repeat(1e5))

@@ -1,0 +1,1 @@
+Promise.reject(1); await new Promise(() => {})

@@ -1,0 +1,40 @@
+# Fuzzing: one libFuzzer harness per untrusted input (fuzz/fuzz_*.c), built with
+# clang against the host compiled for coverage and ASan/UBSan, in $(BUILD)-fuzz.
+#   make fuzz-replay              run every harness over its corpus (CI does)
+#   make fuzz FUZZ_SECONDS=300    fuzz each harness that long, growing the corpus
+# Included from the Makefile.
+
+FUZZ_CC      ?= clang-14
+FUZZ_BUILD   := $(BUILD)-fuzz
+FUZZ_NAMES   := script wasi
+FUZZ_SECONDS ?= 60
+FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+.PHONY: fuzz-build fuzz-replay fuzz
+fuzz-build: deps
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) SANITIZE=fuzz BUILD=$(FUZZ_BUILD) \
+		$(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz/fuzz_%)
+
+# Built inside the fuzz build (BUILD=$(FUZZ_BUILD)), by fuzz-build.
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(BUILD)/libcapsa.a
+	@mkdir -p $(BUILD)/fuzz
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude -Isrc -I$(GEN) $< $(BUILD)/libcapsa.a \
+		-ljansson -lpthread -lm -o $@
+
+# ASan leaves SIGSEGV to the runtime (guard pages), as in test-sanitize.
+FUZZ_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:use_sigaltstack=0
+
+fuzz-replay: fuzz-build
+	@for n in $(FUZZ_NAMES); do \
+		echo "fuzz-replay: $$n"; \
+		$(FUZZ_ENV) $(FUZZ_BUILD)/fuzz/fuzz_$$n fuzz/corpus/$$n/* -rss_limit_mb=4096 2>&1 \
+			| grep -E "Executed|ERROR|SUMMARY" || exit 1; \
+		$(FUZZ_ENV) $(FUZZ_BUILD)/fuzz/fuzz_$$n fuzz/corpus/$$n/* >/dev/null 2>&1 || exit 1; \
+	done
+
+fuzz: fuzz-build
+	@for n in $(FUZZ_NAMES); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$n && \
+		$(FUZZ_ENV) $(FUZZ_BUILD)/fuzz/fuzz_$$n $(FUZZ_BUILD)/corpus/$$n fuzz/corpus/$$n \
+			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 -timeout=10 || exit 1; \
+	done
