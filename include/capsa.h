@@ -83,6 +83,12 @@ typedef struct capsa_engine_options {
     const capsa_allocator *allocator; /* NULL: the C library's; copied */
     uint32_t max_sandboxes;      /* live sandboxes of this engine; default and
                                     maximum CAPSA_MAX_SANDBOXES */
+    uint32_t pool_size;          /* guest instances kept ready, made from the image
+                                    ahead of need: capsa_sandbox_new, capsa_reset
+                                    and the recovery after a trap or a limit take
+                                    one instead of making one, and capsa_sandbox_free
+                                    makes one to refill the pool; default 0 (none),
+                                    at most 1024 */
 } capsa_engine_options;
 
 /* Live sandboxes one process can hold, all engines together: each reserves 8 GiB

@@ -223,11 +223,10 @@ static void step_configure(capsa__instance *g, void *arg)
                                          (uint32_t)(c->seed >> 32));
 }
 
-int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
-                        uint64_t memory_limit, capsa__instance **out, char *msg, size_t msgsize)
+int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *msg, size_t msgsize)
 {
     *out = NULL;
-    capsa__instance *g = instance_alloc(img->alloc, hooks);
+    capsa__instance *g = instance_alloc(img->alloc, NULL);
     if (!g) {
         snprintf(msg, msgsize, "out of memory for a guest instance");
         return CAPSA_ENOMEM;
@@ -261,6 +260,16 @@ int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *ho
                 t->data[i].module_instance = (void *)self[k];
         }
     }
+    *out = g;
+    return CAPSA_OK;
+}
+
+int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
+                         uint64_t memory_limit, char *msg, size_t msgsize)
+{
+    g->host.hooks = *hooks;
+    g->wasi.output = hooks->output;
+    g->wasi.output_ud = hooks->ud;
     uint64_t pages = memory_limit / CAPSA__WASM_PAGE;
     if (pages < g->inst.w2c_memory.max_pages)
         g->inst.w2c_memory.max_pages = (uint32_t)pages;
@@ -272,13 +281,22 @@ int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *ho
         c.js_limit = UINT32_MAX;
     int trap = protected_call(g, NULL, step_configure, &c, NULL);
     if (trap || c.status != CAPSA_GUEST_OK) {
-        capsa__instance_free(g);
         snprintf(msg, msgsize, "the guest failed to configure: %s",
                  trap ? capsa__rt_trap_message(trap) : "bad status");
         return trap == CAPSA__TRAP_NOMEM ? CAPSA_ENOMEM : CAPSA_EGUEST;
     }
-    *out = g;
     return CAPSA_OK;
+}
+
+int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
+                        uint64_t memory_limit, capsa__instance **out, char *msg, size_t msgsize)
+{
+    int rc = capsa__instance_fresh(img, out, msg, msgsize);
+    if (rc == CAPSA_OK && (rc = capsa__instance_bind(*out, hooks, memory_limit, msg, msgsize)) != CAPSA_OK) {
+        capsa__instance_free(*out);
+        *out = NULL;
+    }
+    return rc;
 }
 
 /* ---- runs ------------------------------------------------------------------------ */

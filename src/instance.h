@@ -34,9 +34,18 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
 /* Frees the image. Instances made from it stay valid. NULL is a no-op. */
 void capsa__image_free(capsa__image *img);
 
-/* Makes an instance from the image, with at most memory_limit bytes of linear
- * memory. On CAPSA_OK *out owns it (free with capsa__instance_free); otherwise
- * *out is NULL and msg says why. */
+/* Makes an instance from the image, not yet bound to an owner (it may wait in a
+ * pool). On CAPSA_OK *out owns it (free with capsa__instance_free); otherwise *out
+ * is NULL and msg (size msgsize) says why. */
+int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *msg, size_t msgsize);
+
+/* Binds a fresh instance to its owner, once: the hooks it reports to, at most
+ * memory_limit bytes of linear memory, and a Math.random seed of its own. On
+ * failure the instance must be freed. */
+int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
+                         uint64_t memory_limit, char *msg, size_t msgsize);
+
+/* capsa__instance_fresh and capsa__instance_bind in one; *out is NULL on failure. */
 int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
                         uint64_t memory_limit, capsa__instance **out, char *msg, size_t msgsize);
 

@@ -16,10 +16,48 @@
 #define DEFAULT_MAX_OUTPUT (16ull << 20)
 #define MAX_CODE_BYTES (64u << 20)
 #define DEFAULT_TIMEOUT_MS 30000
+#define MAX_POOL_SIZE 1024
 
 /* Live sandboxes of the whole process: the address space they reserve is the
  * process's, whichever engine made them. */
 static int process_live;
+
+/* ---- the pool of fresh instances ------------------------------------------------- */
+
+/* A fresh instance from the pool, or NULL when it is empty. */
+static capsa__instance *pool_take(capsa_engine *e)
+{
+    capsa__instance *g = NULL;
+    if (!e->pool_size)
+        return NULL;
+    pthread_mutex_lock(&e->pool_lock);
+    if (e->pooled)
+        g = e->pool[--e->pooled];
+    pthread_mutex_unlock(&e->pool_lock);
+    return g;
+}
+
+/* Makes fresh instances until the pool is full; stops at the first failure
+ * (a pool is an optimisation: the next sandbox then makes its own). */
+static void pool_refill(capsa_engine *e)
+{
+    char msg[256];
+    for (;;) {
+        pthread_mutex_lock(&e->pool_lock);
+        int full = e->pooled >= e->pool_size;
+        pthread_mutex_unlock(&e->pool_lock);
+        capsa__instance *g = NULL;
+        if (full || capsa__instance_fresh(e->image, &g, msg, sizeof(msg)) != CAPSA_OK)
+            return;
+        pthread_mutex_lock(&e->pool_lock);
+        if (e->pooled < e->pool_size) {
+            e->pool[e->pooled++] = g;
+            g = NULL;
+        }
+        pthread_mutex_unlock(&e->pool_lock);
+        capsa__instance_free(g); /* another thread filled the last slot first */
+    }
+}
 
 /* ---- engine ---------------------------------------------------------------------- */
 
@@ -42,7 +80,8 @@ CAPSA_API int capsa_engine_new(const capsa_engine_options *opts, capsa_engine **
         memcpy(&o, opts, opts->struct_size);
     }
     const capsa_allocator *a = o.allocator ? o.allocator : &capsa__default_allocator;
-    if (!a->realloc_fn || !a->free_fn || o.max_sandboxes > CAPSA_MAX_SANDBOXES)
+    if (!a->realloc_fn || !a->free_fn || o.max_sandboxes > CAPSA_MAX_SANDBOXES ||
+        o.pool_size > MAX_POOL_SIZE)
         return CAPSA_EINVAL;
     if (o.max_sandboxes == 0)
         o.max_sandboxes = CAPSA_MAX_SANDBOXES;
@@ -52,12 +91,22 @@ CAPSA_API int capsa_engine_new(const capsa_engine_options *opts, capsa_engine **
     memset(e, 0, sizeof(*e));
     e->alloc = *a;
     e->max_sandboxes = (int)o.max_sandboxes;
+    e->pool_size = o.pool_size;
+    if (e->pool_size) {
+        e->pool = capsa__malloc(a, e->pool_size * sizeof(*e->pool));
+        if (!e->pool) {
+            capsa__free(a, e);
+            return CAPSA_ENOMEM;
+        }
+    }
+    pthread_mutex_init(&e->pool_lock, NULL);
     char msg[256];
     int rc = capsa__image_new(&e->alloc, &e->image, msg, sizeof(msg));
     if (rc != CAPSA_OK) {
-        capsa__free(a, e);
+        capsa_engine_free(e);
         return rc;
     }
+    pool_refill(e);
     *out = e;
     return CAPSA_OK;
 }
@@ -66,6 +115,10 @@ CAPSA_API void capsa_engine_free(capsa_engine *engine)
 {
     if (!engine)
         return;
+    for (uint32_t i = 0; i < engine->pooled; i++)
+        capsa__instance_free(engine->pool[i]);
+    capsa__free(&engine->alloc, engine->pool);
+    pthread_mutex_destroy(&engine->pool_lock);
     capsa__image_free(engine->image);
     capsa_allocator a = engine->alloc;
     capsa__free(&a, engine);
@@ -124,9 +177,19 @@ static int on_result(void *ud, uint32_t kind, const char *data, size_t len)
     return 0;
 }
 
+/* Gives the sandbox an instance: a pooled one when there is one, else a new one. */
 static int make_instance(capsa_sandbox *sb)
 {
     capsa__instance_hooks hooks = { on_output, on_result, sb };
+    capsa__instance *g = pool_take(sb->engine);
+    if (g) {
+        if (capsa__instance_bind(g, &hooks, sb->opts.memory_limit, sb->errmsg,
+                                 sizeof(sb->errmsg)) == CAPSA_OK) {
+            sb->inst = g;
+            return CAPSA_OK;
+        }
+        capsa__instance_free(g);
+    }
     return capsa__instance_new(sb->engine->image, &hooks, sb->opts.memory_limit, &sb->inst,
                                sb->errmsg, sizeof(sb->errmsg));
 }
@@ -217,6 +280,7 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
     capsa_engine *engine = sb->engine;
     capsa__free(sb->alloc, sb);
     uncount(engine);
+    pool_refill(engine);
 }
 
 CAPSA_API const char *capsa_errmsg(const capsa_sandbox *sb)

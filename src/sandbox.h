@@ -3,6 +3,7 @@
 #ifndef CAPSA_SANDBOX_H
 #define CAPSA_SANDBOX_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "buf.h"
@@ -12,6 +13,9 @@
 struct capsa_engine {
     capsa_allocator alloc;
     capsa__image *image; /* the initialised guest every sandbox starts from */
+    pthread_mutex_t pool_lock;
+    capsa__instance **pool; /* fresh instances ready to be bound, pool_size slots */
+    uint32_t pool_size, pooled;
     int live;          /* sandboxes not yet freed (atomic) */
     int max_sandboxes; /* cap on live */
 };

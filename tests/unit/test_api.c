@@ -459,6 +459,43 @@ TEST(sandbox_caps)
     capsa_engine_free(e);
 }
 
+TEST(pool)
+{
+    capsa_engine_options eo;
+    capsa_engine_options_init(&eo);
+    eo.pool_size = 2000;
+    capsa_engine *e = NULL;
+    CHECK_INT(capsa_engine_new(&eo, &e), CAPSA_EINVAL, "a pool over 1024 is refused");
+    eo.pool_size = 4;
+    CHECK_INT(capsa_engine_new(&eo, &e), CAPSA_OK, "an engine with a pool of 4");
+    char seen[8][64];
+    int fresh = 0, distinct = 1;
+    for (int i = 0; i < 8; i++) {
+        capsa_sandbox *sb = NULL;
+        CHECK_INT(capsa_sandbox_new(e, NULL, &sb), CAPSA_OK, "a sandbox from the pool");
+        const capsa_result *r = NULL;
+        const char *code = "const was = typeof mark; var mark = 1; return was + ' ' + Math.random()";
+        capsa_run(sb, code, strlen(code), NULL, &r);
+        const char *v = capsa_result_value(r);
+        fresh += v && strncmp(v, "\"undefined ", 11) == 0;
+        snprintf(seen[i], sizeof(seen[i]), "%s", v ? v : "");
+        for (int j = 0; j < i; j++)
+            distinct &= strcmp(seen[i], seen[j]) != 0;
+        capsa_sandbox_free(sb);
+    }
+    CHECK_INT(fresh, 8, "every pooled sandbox starts from the image, with no earlier state");
+    CHECK(distinct, "and with its own Math.random sequence");
+    capsa_sandbox *sb = NULL;
+    CHECK_INT(capsa_sandbox_new(e, NULL, &sb), CAPSA_OK, "a sandbox to reset");
+    int rc;
+    run(sb, "var kept = 1", &rc);
+    CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset takes a pooled instance");
+    const capsa_result *r = run(sb, "return typeof kept", &rc);
+    CHECK_STR(capsa_result_value(r), "\"undefined\"", "and it is fresh");
+    capsa_sandbox_free(sb);
+    capsa_engine_free(e);
+}
+
 /* An allocator that fails the n-th allocation and counts what is live. */
 typedef struct fail_alloc {
     long countdown; /* allocations left before failing; <0: never fail */
@@ -536,6 +573,7 @@ int main(void)
     RUN(memory_limit);
     RUN(many_sandboxes);
     RUN(sandbox_caps);
+    RUN(pool);
     RUN(timeout);
     RUN(fuel);
     RUN(allocation_failure);
