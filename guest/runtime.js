@@ -15,7 +15,6 @@
 //   "Name: message" line V8 puts first, from the name and message when printing (V8 reads
 //   them when `stack` is first read), and keeps Error.stackTraceLimit frames (10 when unset),
 //   as V8 does when it captures the stack. Frame lines keep QuickJS's form (no column).
-// - QuickJS 2021 ignores the `cause` option of Error constructors, so there is no [cause].
 // - Own properties of functions differ from V8's (no `arguments`/`caller`), seen with %o.
 // - Display widths (array grouping, table cells) use a table of wide and zero-width code
 //   points instead of ICU, which agrees for common text and may differ for rare symbols.
