@@ -1,6 +1,6 @@
-/* What the two benchmark runners share: a monotonic clock, reading a script file,
- * and the order statistics (median, p99) they print. Header-only: each runner is
- * one C file plus this. */
+/* What the benchmark runners share: a monotonic clock, reading a script file, the
+ * order statistics (median, p99) they print, and the process's memory. Header-only:
+ * each runner is one C file plus this. */
 #ifndef CAPSA_BENCH_H
 #define CAPSA_BENCH_H
 
@@ -9,11 +9,31 @@
 #include <string.h>
 #include <time.h>
 
-/* Microseconds on the monotonic clock. */
+/* The clock of the in-process figures, chosen by BENCH_CLOCK: "cpu" (the default)
+ * is the CPU time of the process, user and system, so that other processes taking
+ * the cores of a busy machine do not count; "wall" is the monotonic clock. */
+static clockid_t bench_clock = CLOCK_PROCESS_CPUTIME_ID;
+
+/* Sets bench_clock from BENCH_CLOCK; returns -1 (and a message) if it is unknown. */
+static inline int bench_clock_from_env(void)
+{
+    const char *c = getenv("BENCH_CLOCK");
+    if (!c || !*c || strcmp(c, "cpu") == 0)
+        bench_clock = CLOCK_PROCESS_CPUTIME_ID;
+    else if (strcmp(c, "wall") == 0)
+        bench_clock = CLOCK_MONOTONIC;
+    else {
+        fprintf(stderr, "bench: BENCH_CLOCK is cpu or wall, not %s\n", c);
+        return -1;
+    }
+    return 0;
+}
+
+/* Microseconds on bench_clock. */
 static inline double bench_now_us(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(bench_clock, &ts);
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
@@ -95,6 +115,43 @@ static inline double bench_percentile(const double *sorted, size_t n, double p)
     if (rank > n)
         rank = n;
     return sorted[rank - 1];
+}
+
+/* This process's resident memory and its private dirty memory, in KiB, from
+ * /proc/self/smaps_rollup (Rss, Private_Dirty). Pages that several mappings share,
+ * such as an image every sandbox maps, count in Rss once per mapping but are not
+ * private. Returns 0, or -1 (and a message on stderr) when it cannot be read. */
+static inline int bench_memory_kib(double *rss, double *private_dirty)
+{
+    FILE *f = fopen("/proc/self/smaps_rollup", "r");
+    if (!f) {
+        fprintf(stderr, "bench: cannot open /proc/self/smaps_rollup\n");
+        return -1;
+    }
+    char line[256];
+    int found = 0;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long kib;
+        if (sscanf(line, "Rss: %llu kB", &kib) == 1)
+            *rss = (double)kib, found |= 1;
+        else if (sscanf(line, "Private_Dirty: %llu kB", &kib) == 1)
+            *private_dirty = (double)kib, found |= 2;
+    }
+    fclose(f);
+    if (found != 3) {
+        fprintf(stderr, "bench: no Rss or Private_Dirty in /proc/self/smaps_rollup\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Prints one memory figure per instance, taken between two readings for count
+ * instances: "name KiB v v v v count". */
+static inline void bench_print_per_instance(const char *name, double before, double after,
+                                            int count)
+{
+    double v = count > 0 ? (after - before) / count : 0;
+    printf("%s KiB %.1f %.1f %.1f %.1f %d\n", name, v, v, v, v, count);
 }
 
 /* Parses a positive count from the command line, or returns fallback. */

@@ -1,17 +1,26 @@
 # Benchmark: `make bench` times capsa against QuickJS built natively from the same
-# sources and -D flags as the guest, in the same run, and prints the ratios (table
-# on stdout, figures in $(BUILD)/bench.json). Included from the Makefile.
+# sources and -D flags as the guest, against the same guest C without its fuel
+# metering, and against peers (Node.js's vm module, quickjs-emscripten), all in the
+# same run, and prints the ratios (table on stdout, figures in $(BUILD)/bench.json,
+# a bar chart in $(BUILD)/bench.png). `make bench-quick` does the same with fewer
+# repetitions. Included from the Makefile.
 
 BENCH_BIN     := $(BUILD)/bench
 BENCH_SCRIPTS := $(sort $(wildcard bench/scripts/*.js))
 # Samples per figure (medians), unmeasured runs before them, sandbox cycles for the
-# latency, and rounds (each series is measured that many times, native and capsa
-# alternating; the best round counts). Override on the command line for a quicker
-# or a steadier run: make bench BENCH_REPS=5 BENCH_ROUNDS=1.
+# latency, rounds (each series is measured that many times, the engines
+# alternating; the best round counts), sandboxes kept alive at once for the memory
+# figures, and processes per whole-process figure. Override on the command line
+# for a quicker or a steadier run: make bench BENCH_REPS=5 BENCH_ROUNDS=1.
 BENCH_REPS    ?= 9
 BENCH_WARMUP  ?= 2
 BENCH_CYCLES  ?= 1000
 BENCH_ROUNDS  ?= 2
+BENCH_SANDBOXES ?= 10000
+BENCH_PROCESS_RUNS ?= 20
+# In-process times: cpu (the process's CPU time, so that the other work of a busy
+# machine does not count) or wall. Whole processes are always timed on the wall.
+BENCH_CLOCK   ?= cpu
 
 # The guest's QuickJS flags, for the native reference; -O2 as the generated C gets.
 BENCH_QJS_CFLAGS := -O2 -D_GNU_SOURCE -DCONFIG_VERSION='"2021-03-27"' -DCONFIG_BIGNUM \
@@ -30,10 +39,53 @@ $(BENCH_BIN)/capsa_bench: bench/capsa_bench.c bench/bench.h $(BUILD)/libcapsa.a
 	@mkdir -p $(BENCH_BIN)
 	$(CC) $(BENCH_CFLAGS) bench/capsa_bench.c -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
 
-.PHONY: bench-build
-bench-build: all $(BENCH_BIN)/native_qjs $(BENCH_BIN)/capsa_bench
+# The cost of time and fuel enforcement: the same generated guest C with its
+# metering points removed, compiled as guest-module.o is, and linked with the same
+# host objects into a second capsa_bench. Its runs cannot time out or run out of
+# fuel: it exists only to be compared with.
+BENCH_UNMETERED := $(BENCH_BIN)/unmetered
 
-bench: bench-build
-	@BENCH_BIN=$(BENCH_BIN) BENCH_JSON=$(BUILD)/bench.json BENCH_REPS=$(BENCH_REPS) \
-		BENCH_WARMUP=$(BENCH_WARMUP) BENCH_CYCLES=$(BENCH_CYCLES) BENCH_ROUNDS=$(BENCH_ROUNDS) \
-		BENCH_RUNTIME_JS=$(RUNTIME_JS) sh bench/bench.sh $(BENCH_SCRIPTS)
+$(BENCH_UNMETERED)/guest.c: $(GEN)/guest.c
+	@mkdir -p $(BENCH_UNMETERED)
+	sed -e 's/ *CAPSA_FUEL(instance);//g' $< > $@.tmp
+	@if grep -q 'CAPSA_FUEL(' $@.tmp; then echo "bench: metering left in $@" >&2; exit 1; fi
+	@mv $@.tmp $@
+
+$(BENCH_UNMETERED)/guest-module.o: $(BENCH_UNMETERED)/guest.c src/fuel.h
+	@echo "CC $< (unmetered guest, takes about a minute)"
+	@$(CC) $(GEN_CFLAGS) -c $< -o $@
+
+$(BENCH_UNMETERED)/capsa_bench: bench/capsa_bench.c bench/bench.h $(HOST_SRCS:%=$(OBJ)/%.o) \
+		$(BENCH_UNMETERED)/guest-module.o
+	$(CC) $(BENCH_CFLAGS) bench/capsa_bench.c -o $@ $(HOST_SRCS:%=$(OBJ)/%.o) \
+		$(BENCH_UNMETERED)/guest-module.o $(HOST_LIBS)
+
+.PHONY: bench-build bench-deps bench-quick
+bench-build: all $(BENCH_BIN)/native_qjs $(BENCH_BIN)/capsa_bench $(BENCH_UNMETERED)/capsa_bench
+
+# gnuplot for the chart and the peers' pinned npm packages; never fatal (the rows
+# of what is missing say "unavailable", and the chart is skipped).
+bench-deps:
+	@sh bench/deps.sh $(BENCH_BIN)
+
+BENCH_RUN = @BENCH_BIN=$(BENCH_BIN) BENCH_UNMETERED=$(BENCH_UNMETERED)/capsa_bench \
+	BENCH_CAPSA=$(BUILD)/capsa BENCH_JSON=$(BUILD)/bench.json BENCH_REPS=$(BENCH_REPS) \
+	BENCH_WARMUP=$(BENCH_WARMUP) BENCH_CYCLES=$(BENCH_CYCLES) BENCH_ROUNDS=$(BENCH_ROUNDS) \
+	BENCH_SANDBOXES=$(BENCH_SANDBOXES) BENCH_PROCESS_RUNS=$(BENCH_PROCESS_RUNS) \
+	BENCH_NODE_MODULES=$(BENCH_BIN)/node_modules BENCH_CLOCK=$(BENCH_CLOCK) \
+	BENCH_RUNTIME_JS=guest/runtime.js \
+	sh bench/bench.sh $(BENCH_SCRIPTS) && sh bench/plot.sh $(BUILD)/bench.json $(BUILD)/bench.png
+
+bench: bench-build bench-deps
+	$(BENCH_RUN)
+
+# The same table with fewer repetitions: under a minute once everything is built.
+# Fewer than 10,000 sandboxes, so that target is left to make bench.
+bench-quick: BENCH_REPS := 3
+bench-quick: BENCH_WARMUP := 1
+bench-quick: BENCH_CYCLES := 200
+bench-quick: BENCH_ROUNDS := 1
+bench-quick: BENCH_SANDBOXES := 1000
+bench-quick: BENCH_PROCESS_RUNS := 10
+bench-quick: bench-build bench-deps
+	$(BENCH_RUN)

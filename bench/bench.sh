@@ -1,24 +1,38 @@
 #!/bin/sh
-# Runs the two benchmark runners (native QuickJS and capsa) one after the other on
-# each script and for the sandbox latency, then prints the table and writes the
-# figures as JSON. Called by `make bench` with the scripts as arguments; the
-# environment gives BENCH_BIN, BENCH_JSON, BENCH_REPS, BENCH_WARMUP, BENCH_CYCLES,
-# BENCH_ROUNDS and BENCH_RUNTIME_JS. Targets over are reported, not failed: this is
-# a benchmark. Exits non-zero only when a runner fails or the two engines disagree
-# on a result.
+# Runs the benchmark runners one after the other (native QuickJS, capsa, capsa
+# with its guest unmetered, and the peers: Node.js's vm module and
+# quickjs-emscripten) on each script, for the sandbox latency, for the memory of
+# many live sandboxes and for whole processes, then prints the table and writes
+# the figures as JSON. Called by `make bench` with the scripts as arguments; the
+# environment gives BENCH_BIN, BENCH_UNMETERED (the unmetered capsa_bench),
+# BENCH_CAPSA (the CLI), BENCH_JSON, BENCH_REPS, BENCH_WARMUP, BENCH_CYCLES,
+# BENCH_ROUNDS, BENCH_SANDBOXES, BENCH_PROCESS_RUNS, BENCH_NODE_MODULES,
+# BENCH_CLOCK (cpu or wall, see bench/bench.h) and BENCH_RUNTIME_JS. Targets over
+# are reported, not failed: this is a benchmark. Exits non-zero only when a runner
+# of capsa or native QuickJS fails or they disagree on a result; a peer that
+# cannot run is reported as unavailable.
 #
-# Every series is measured BENCH_ROUNDS times, native and capsa alternating, and
+# Every timed series is measured BENCH_ROUNDS times, the engines alternating, and
 # the round with the lowest median is kept for each: another process taking a
 # core for a while (a build, a test run) then spoils one round, not the figure.
+# Memory and whole-process figures are measured once, after the rounds.
 set -eu
 
 BIN=${BENCH_BIN:-build/bench}
+UNMETERED=${BENCH_UNMETERED:-$BIN/unmetered/capsa_bench}
+CAPSA=${BENCH_CAPSA:-build/capsa}
 JSON=${BENCH_JSON:-build/bench.json}
 REPS=${BENCH_REPS:-9}
 WARMUP=${BENCH_WARMUP:-2}
 CYCLES=${BENCH_CYCLES:-1000}
 ROUNDS=${BENCH_ROUNDS:-2}
+SANDBOXES=${BENCH_SANDBOXES:-10000}
+PROCESS_RUNS=${BENCH_PROCESS_RUNS:-20}
 RUNTIME_JS=${BENCH_RUNTIME_JS:-guest/runtime.js}
+BENCH_NODE_MODULES=${BENCH_NODE_MODULES:-}
+BENCH_CLOCK=${BENCH_CLOCK:-cpu}
+export BENCH_NODE_MODULES BENCH_CLOCK
+PEERS_DIR=$(dirname "$0")/peers
 
 if [ $# -eq 0 ]; then
     echo "bench: no scripts given" >&2
@@ -26,7 +40,7 @@ if [ $# -eq 0 ]; then
 fi
 
 raw=$(mktemp)
-trap 'rm -f "$raw" "$raw.out"' EXIT INT TERM
+trap 'rm -f "$raw" "$raw.out" "$raw.err"' EXIT INT TERM
 
 # Each runner prints "name unit median min max p99 check"; the engine goes first.
 run() {
@@ -39,43 +53,135 @@ run() {
     sed "s/^/$engine /" "$raw.out" >>"$raw"
 }
 
+# The same for a peer, whose failure only makes its rows unavailable.
+peer() {
+    engine=$1
+    shift
+    if "$@" >"$raw.out" 2>"$raw.err"; then
+        sed "s/^/$engine /" "$raw.out" >>"$raw"
+    else
+        echo "bench: $engine unavailable: $(tail -n 1 "$raw.err")" >&2
+    fi
+}
+
+peers=""
+if command -v node >/dev/null 2>&1; then
+    peers="node_vm"
+    if [ -n "$BENCH_NODE_MODULES" ] && [ -d "$BENCH_NODE_MODULES/quickjs-emscripten" ]; then
+        peers="$peers quickjs_emscripten"
+    else
+        echo "bench: quickjs-emscripten is not installed (bench/deps.sh): its rows are unavailable" >&2
+    fi
+else
+    echo "bench: node not found: the peer rows are unavailable" >&2
+fi
+
+start=$(date +%s)
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
-echo "bench: $ROUNDS rounds of $REPS samples after $WARMUP warm-up runs per script" \
-    "and $CYCLES sandbox cycles; load average before: $load" >&2
+echo "bench: $ROUNDS rounds of $REPS samples after $WARMUP warm-up runs per script," \
+    "$CYCLES sandbox cycles, $SANDBOXES live sandboxes, $PROCESS_RUNS processes;" \
+    "load average before: $load" >&2
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
     for script in "$@"; do
         echo "bench: round $round: $script" >&2
         run native "$BIN/native_qjs" compute "$REPS" "$WARMUP" "$script"
         run capsa "$BIN/capsa_bench" compute "$REPS" "$WARMUP" "$script"
+        run unmetered "$UNMETERED" compute "$REPS" "$WARMUP" "$script"
+        for p in $peers; do
+            peer "$p" node "$PEERS_DIR/inproc.mjs" "$p" compute "$REPS" "$WARMUP" "$script"
+        done
     done
     echo "bench: round $round: sandbox latency" >&2
     run native "$BIN/native_qjs" latency "$CYCLES" "$RUNTIME_JS"
     run capsa "$BIN/capsa_bench" latency "$CYCLES"
+    for p in $peers; do
+        peer "$p" node "$PEERS_DIR/inproc.mjs" "$p" latency "$CYCLES"
+    done
     round=$((round + 1))
 done
+echo "bench: $SANDBOXES live sandboxes" >&2
+run native "$BIN/native_qjs" memory "$SANDBOXES"
+run capsa "$BIN/capsa_bench" memory "$SANDBOXES"
+if [ -n "$peers" ]; then
+    echo "bench: whole processes, $PROCESS_RUNS runs each" >&2
+    # This driver prints the engine itself, first on each line.
+    if node "$PEERS_DIR/process.mjs" "$PROCESS_RUNS" "$CAPSA" >"$raw.out" 2>"$raw.err"; then
+        cat "$raw.out" >>"$raw"
+    else
+        echo "bench: whole-process figures unavailable: $(tail -n 1 "$raw.err")" >&2
+    fi
+fi
 
-awk -v json="$JSON" '
+echo "bench: measured in $(($(date +%s) - start)) s" >&2
+
+awk -v json="$JSON" -v sandboxes="$SANDBOXES" -v clock="$BENCH_CLOCK" '
 function fmt(v) { return v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : sprintf("%.2f", v) }
-# One row of the table and of the JSON. max_ratio / max_value: the target, 0 if none.
-function row(name, value, unit, ref, spread, max_ratio, max_value,    ratio, target, verdict) {
+# How far past a target, in percent of it.
+function past(word, x) { return sprintf("%s (%s)", word, x < 0.5 ? "<1%" : sprintf("%.0f%%", x)) }
+# One row of the table and of the JSON. target: "" for none, else "ratio<=X",
+# "value<=X" or "value>=X"; note: words after the verdict.
+function row(name, value, unit, ref, spread, target, note,    ratio, kind, limit, shown, verdict,
+             shown_value, shown_ref) {
     ratio = ref > 0 ? value / ref : 0
-    target = "-"; verdict = ""
-    if (max_ratio > 0) {
-        target = sprintf("<= %.1fx", max_ratio)
-        verdict = ratio <= max_ratio ? "ok" : sprintf("over (%.0f%%)", (ratio / max_ratio - 1) * 100)
-    } else if (max_value > 0) {
-        target = sprintf("<= %d %s", max_value, unit)
-        verdict = value <= max_value ? "ok" : sprintf("over (%.0f%%)", (value / max_value - 1) * 100)
+    shown = "-"; verdict = ""
+    if (target != "") {
+        kind = substr(target, 1, index(target, "=") - 2)
+        limit = substr(target, index(target, "=") + 1) + 0
+        if (kind == "ratio") {
+            shown = sprintf("<= %.2fx", limit)
+            verdict = ratio <= limit ? "ok" : past("over", (ratio / limit - 1) * 100)
+        } else if (index(target, ">=")) {
+            shown = sprintf(">= %d %s", limit, unit)
+            verdict = value >= limit ? "ok" : past("under", (1 - value / limit) * 100)
+        } else {
+            shown = sprintf("<= %d %s", limit, unit)
+            verdict = value <= limit ? "ok" : past("over", (value / limit - 1) * 100)
+        }
     }
-    printf "%-24s %10s %-3s %10s %7.2fx %8s  %-11s %s\n", name, fmt(value), unit, fmt(ref), ratio,
-        spread, target, verdict
+    if (note != "")
+        verdict = verdict (verdict != "" ? "; " : "") note
+    # Counts print whole.
+    shown_value = unit == "n" ? sprintf("%d", value) : fmt(value)
+    shown_ref = unit == "n" ? sprintf("%d", ref) : fmt(ref)
+    printf "%-40s %9s %-3s %11s %7.2fx %7s  %-11s %s\n", name, shown_value, unit, shown_ref, ratio,
+        spread, shown, verdict
     njson++
     rows[njson] = sprintf("  {\"name\": \"%s\", \"value\": %.3f, \"unit\": \"%s\", \"reference\": %.3f, \"ratio\": %.4f}",
         name, value, unit, ref, ratio)
 }
+# A row whose reference could not be measured (a peer that is not installed); the
+# value is "" when it could not be measured either.
+function unavailable(name, value, unit) {
+    printf "%-40s %9s %-3s %11s %7s %7s  %-11s\n", name, value != "" ? fmt(value) : "-", unit,
+        "unavailable", "-", "-", "-"
+    njson++
+    rows[njson] = sprintf("  {\"name\": \"%s\", \"value\": %s, \"unit\": \"%s\", \"reference\": null, \"ratio\": null}",
+        name, value != "" ? sprintf("%.3f", value) : "null", unit)
+}
 # The spread of a series: (max - min) / median, in percent.
-function spread(e, n) { return sprintf("%.0f%%", (max[e, n] - min[e, n]) / med[e, n] * 100) }
+function spreadof(e, n) { return (max[e, n] - min[e, n]) / med[e, n] * 100 }
+function spread(e, n) { return sprintf("%.0f%%", spreadof(e, n)) }
+# The larger spread of two series, for rows that compare them.
+function spread2(e1, e2, n) {
+    return sprintf("%.0f%%", spreadof(e1, n) > spreadof(e2, n) ? spreadof(e1, n) : spreadof(e2, n))
+}
+# Capsa against a peer: the series n of capsa against the series pn of the peer,
+# by their medians or (stat "p99") their p99.
+function peer_row(name, p, n, pn, stat, u,    v, r, differs) {
+    v = !(("capsa", n) in med) ? "" : stat == "p99" ? p99["capsa", n] : med["capsa", n]
+    if (!((p, pn) in med) || v == "") {
+        unavailable(name, v, u)
+        return
+    }
+    r = stat == "p99" ? p99[p, pn] : med[p, pn]
+    differs = ""
+    if (n ~ /^compute\./ && check[p, pn] != check["capsa", n]) {
+        printf "bench: %s: capsa computed %s, %s %s\n", n, check["capsa", n], p, check[p, pn] > "/dev/stderr"
+        differs = "differs"
+    }
+    row(name, v, u, r, n ~ /^latency/ ? "-" : spread2("capsa", p, pn), "", differs)
+}
 # Keeps, per engine and series, the round with the lowest median; every round must
 # have computed the same check value.
 {
@@ -91,8 +197,10 @@ function spread(e, n) { return sprintf("%.0f%%", (max[e, n] - min[e, n]) / med[e
     }
 }
 END {
-    printf "%-24s %10s %-3s %10s %8s %8s  %-11s %s\n", "name", "capsa", "", "native", "ratio",
+    printf "%-40s %9s %-3s %11s %8s %7s  %-11s %s\n", "name", "capsa", "", "reference", "ratio",
         "spread", "target", ""
+    # Compute: capsa against native QuickJS, and their geometric mean.
+    lc = 0; ln = 0; k = 0
     for (i = 1; i <= ncompute; i++) {
         n = order[i]
         if (!(("native", n) in med)) { printf "bench: no native figure for %s\n", n > "/dev/stderr"; bad = 1; continue }
@@ -101,23 +209,88 @@ END {
                 check["native", n] > "/dev/stderr"
             bad = 1
         }
-        row(n, med["capsa", n], "ms", med["native", n], spread("capsa", n), 1.3, 0)
+        row(n, med["capsa", n], "ms", med["native", n], spread("capsa", n), "ratio<=1.3", "")
+        lc += log(med["capsa", n]); ln += log(med["native", n]); k++
     }
+    if (k > 0) {
+        g = exp(lc / k) / exp(ln / k)
+        row("compute.geomean", exp(lc / k), "ms", exp(ln / k), "-", "ratio<=1.3",
+            "later goal <= 1.15x: " (g <= 1.15 ? "ok" : past("over", (g / 1.15 - 1) * 100)))
+    }
+    # Enforcement: the metered guest against the same guest unmetered.
+    lc = 0; lu = 0; k = 0
+    for (i = 1; i <= ncompute; i++) {
+        n = order[i]
+        if (!(("unmetered", n) in med)) { printf "bench: no unmetered figure for %s\n", n > "/dev/stderr"; bad = 1; continue }
+        if (check["unmetered", n] != check["capsa", n]) {
+            printf "bench: %s: capsa computed %s, unmetered %s\n", n, check["capsa", n],
+                check["unmetered", n] > "/dev/stderr"
+            bad = 1
+        }
+        s = n; sub(/^compute\./, "enforcement.", s)
+        row(s, med["capsa", n], "ms", med["unmetered", n], spread2("capsa", "unmetered", n), "ratio<=1.1", "")
+        lc += log(med["capsa", n]); lu += log(med["unmetered", n]); k++
+    }
+    if (k > 0)
+        row("enforcement.geomean", exp(lc / k), "ms", exp(lu / k), "-", "ratio<=1.1", "")
     l = "latency.capsa"
     if (("capsa", l) in med) {
-        row("latency.median", med["capsa", l], "us", med["native", "latency.bare"], "-", 0, 300)
-        row("latency.p99", p99["capsa", l], "us", p99["native", "latency.bare"], "-", 0, 0)
+        row("latency.median", med["capsa", l], "us", med["native", "latency.bare"], "-", "value<=300", "")
+        row("latency.p99", p99["capsa", l], "us", p99["native", "latency.bare"], "-", "", "")
         if (("native", "latency.same_work") in med)
-            row("latency.median_full_init", med["capsa", l], "us", med["native", "latency.same_work"], "-", 0, 0)
+            row("latency.median_full_init", med["capsa", l], "us", med["native", "latency.same_work"], "-", "", "")
+    }
+    # Memory: per live sandbox against per native runtime with a context.
+    split("idle_private idle_rss run_private run_rss", mem, " ")
+    for (i = 1; i <= 4; i++) {
+        n = "memory." mem[i]
+        if (("capsa", n) in med)
+            row(n, med["capsa", n], "KiB", med["native", n], "-", mem[i] ~ /private/ ? "value<=1024" : "", "")
+    }
+    if (("capsa", "memory.count") in med)
+        row("memory.count", med["capsa", "memory.count"], "n", med["native", "memory.count"], "-",
+            sandboxes >= 10000 ? "value>=10000" : "", sandboxes >= 10000 ? "" : "fewer than 10000 asked: target left to make bench")
+    # Peers: capsa against each, in process and as whole processes.
+    np = split("node_vm quickjs_emscripten", peers, " ")
+    for (j = 1; j <= np; j++) {
+        p = peers[j]
+        peer_row("peers." p ".latency.median", p, "latency.capsa", "latency.cycle", "med", "us")
+        peer_row("peers." p ".latency.p99", p, "latency.capsa", "latency.cycle", "p99", "us")
+        for (i = 1; i <= ncompute; i++) {
+            n = order[i]; s = n; sub(/^compute\./, "", s)
+            peer_row("peers." p "." s, p, n, n, "med", "ms")
+        }
+        peer_row("peers." p ".process", p, "process", "process", "med", "ms")
     }
     print ""
-    print "capsa: median of in-process capsa_run of the script (ms), and of capsa_sandbox_new +"
-    print "  capsa_run(\"return 1+1\") + capsa_sandbox_free (us; p99 on its own row)."
-    print "native: QuickJS built natively from the same sources and flags, same run. compute: the"
-    print "  script evaluated as capsa does (async body, then its jobs). latency.median/p99:"
-    print "  JS_NewRuntime + JS_NewContext + JS_Eval(\"1+1\") + free. latency.median_full_init:"
-    print "  the guest'\''s whole setup from scratch (capsa JS runtime, async body, JSON result)."
-    print "spread: (max - min) / median of the capsa samples kept."
+    if (clock == "wall")
+        print "Times: wall time (BENCH_CLOCK=wall). Each figure is the median of its best round."
+    else {
+        print "Times: in process, CPU time of the process, user and system (BENCH_CLOCK=cpu, the"
+        print "  default), so that other work on a busy machine does not count; whole processes:"
+        print "  wall time. Each figure is the median of its best round."
+    }
+    print "compute: capsa_run of the script in one sandbox, against QuickJS built natively from"
+    print "  the same sources and flags evaluating it as capsa does (async body, then its jobs)."
+    print "  compute.geomean: geometric means of the rows above (its ratio: theirs)."
+    print "enforcement: the same runs against the same guest C with its fuel metering removed."
+    print "latency: capsa_sandbox_new + capsa_run(\"return 1+1\") + capsa_sandbox_free, against"
+    print "  JS_NewRuntime + JS_NewContext + JS_Eval(\"1+1\") + free (p99 on its own row);"
+    print "  median_full_init: against native QuickJS doing the console part of the guest'\''s"
+    print "  setup from scratch (runtime.js, async body, JSON result); the guest'\''s image also"
+    print "  holds the built-ins, web APIs and Intl, which a native setup would add to its cost."
+    printf "memory: %d sandboxes alive at once, per sandbox: the process'\''s private dirty memory\n", sandboxes
+    print "  and RSS (smaps_rollup) before any run (idle) and after return 1+1 in each (run),"
+    print "  against as many native runtimes with a context, idle and after 1+1. Image pages"
+    print "  that all sandboxes only read are shared, not private. count: sandboxes created."
+    print "peers: capsa'\''s figure against Node.js'\''s vm module and quickjs-emscripten: latency:"
+    print "  new context + 1+1 + dispose (node: the context is left to the garbage collector);"
+    print "  fib/json/mix: the script as a global script in one context (node'\''s CPU time counts"
+    print "  its compiler and collector threads); process: a whole process creating one sandbox"
+    print "  and printing 1+1 (capsa run -e; node -e with vm.runInNewContext; node with"
+    print "  quickjs-emscripten)."
+    print "spread: (max - min) / median of the samples kept: capsa'\''s on compute rows, the larger"
+    print "  of the two series on enforcement and peer rows."
     printf "[\n" > json
     for (i = 1; i <= njson; i++)
         printf "%s%s\n", rows[i], i < njson ? "," : "" > json

@@ -2,6 +2,8 @@
  *
  *   capsa_bench compute REPS WARMUP SCRIPT...  time capsa_run of each script in one sandbox
  *   capsa_bench latency N                     time capsa_sandbox_new + return 1+1 + free
+ *   capsa_bench memory N                      memory of N live sandboxes, idle and after
+ *                                             one return 1+1 in each
  *
  * Prints one line per figure: "name unit median min max p99 check" (see bench.sh). */
 #include <stdio.h>
@@ -109,6 +111,67 @@ static int latency(int n)
     return 0;
 }
 
+/* Keeps n sandboxes alive at once and prints what each costs the process: private
+ * dirty memory and RSS per sandbox before any run and after one `return 1+1` in
+ * each, and how many could be created (creation stops at the first failure). */
+static int memory(int n)
+{
+    static const char code[] = "return 1+1";
+    capsa_sandbox **sb = calloc((size_t)n, sizeof(*sb));
+    if (!sb)
+        return 1;
+    /* A first sandbox, freed again, so that what the engine makes once (its image)
+     * is in the baseline and not charged to the sandboxes. */
+    capsa_sandbox *first;
+    int rc = capsa_sandbox_new(engine, NULL, &first);
+    if (rc != CAPSA_OK) {
+        fprintf(stderr, "capsa_bench: capsa_sandbox_new: %s\n", capsa_errstr(rc));
+        return 1;
+    }
+    capsa_sandbox_free(first);
+    double rss0, priv0, rss1, priv1, rss2, priv2;
+    if (bench_memory_kib(&rss0, &priv0) != 0)
+        return 1;
+    int count = 0;
+    double t0 = bench_now_us();
+    for (; count < n; count++) {
+        rc = capsa_sandbox_new(engine, NULL, &sb[count]);
+        if (rc != CAPSA_OK) {
+            fprintf(stderr, "capsa_bench: sandbox %d: capsa_sandbox_new: %s\n", count + 1,
+                    capsa_errstr(rc));
+            break;
+        }
+    }
+    double t1 = bench_now_us();
+    if (bench_memory_kib(&rss1, &priv1) != 0)
+        return 1;
+    for (int i = 0; i < count; i++) {
+        const capsa_result *r;
+        rc = capsa_run(sb[i], code, sizeof(code) - 1, NULL, &r);
+        if (rc != CAPSA_OK || !capsa_result_value(r) || strcmp(capsa_result_value(r), "2") != 0) {
+            report_failure(sb[i], "return 1+1", rc, r);
+            return 1;
+        }
+    }
+    double t2 = bench_now_us();
+    if (bench_memory_kib(&rss2, &priv2) != 0)
+        return 1;
+    bench_print_per_instance("memory.idle_private", priv0, priv1, count);
+    bench_print_per_instance("memory.idle_rss", rss0, rss1, count);
+    bench_print_per_instance("memory.run_private", priv0, priv2, count);
+    bench_print_per_instance("memory.run_rss", rss0, rss2, count);
+    printf("memory.count n %d %d %d %d %d\n", count, count, count, count, n);
+    fflush(stdout);
+    fprintf(stderr, "capsa_bench: %d sandboxes: %.1f us each to create, %.1f us each to run (%s)\n",
+            count, count ? (t1 - t0) / count : 0, count ? (t2 - t1) / count : 0,
+            bench_clock == CLOCK_MONOTONIC ? "wall" : "CPU");
+    for (int i = 0; i < count; i++)
+        capsa_sandbox_free(sb[i]);
+    free(sb);
+    /* Fewer sandboxes than asked for is a figure of the report, not a failure. */
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (capsa_version_number() != CAPSA_VERSION_NUMBER) {
@@ -116,6 +179,8 @@ int main(int argc, char **argv)
                 CAPSA_VERSION_STRING, capsa_version());
         return 1;
     }
+    if (bench_clock_from_env() != 0)
+        return 2;
     int rc = capsa_engine_new(NULL, &engine);
     if (rc != CAPSA_OK) {
         fprintf(stderr, "capsa_bench: capsa_engine_new: %s\n", capsa_errstr(rc));
@@ -125,9 +190,12 @@ int main(int argc, char **argv)
         rc = compute(bench_count(argv[2], 7), atoi(argv[3]), argc - 4, argv + 4);
     else if (argc >= 3 && strcmp(argv[1], "latency") == 0)
         rc = latency(bench_count(argv[2], 1000));
+    else if (argc >= 3 && strcmp(argv[1], "memory") == 0)
+        rc = memory(bench_count(argv[2], 1000));
     else {
         fprintf(stderr, "usage: capsa_bench compute REPS WARMUP SCRIPT...\n"
-                        "       capsa_bench latency N\n");
+                        "       capsa_bench latency N\n"
+                        "       capsa_bench memory N\n");
         rc = 2;
     }
     capsa_engine_free(engine);

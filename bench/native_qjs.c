@@ -3,6 +3,8 @@
  *
  *   native_qjs compute REPS WARMUP SCRIPT...  time evaluations of each script
  *   native_qjs latency N [RUNTIME_JS]        time new runtime + 1+1 + free
+ *   native_qjs memory N                      memory of N live runtimes with a context,
+ *                                            idle and after evaluating 1+1 in each
  *
  * Prints one line per figure: "name unit median min max p99 check" (see bench.sh). */
 #include <stdint.h>
@@ -224,8 +226,65 @@ static int latency_series(const char *name, int n, const char *runtime_js, size_
     return 0;
 }
 
+/* The reference for a sandbox's memory: n runtimes, each with one context, alive at
+ * once, measured as capsa_bench measures its sandboxes (per instance, idle and
+ * after the script 1+1 in each). */
+static int memory(int n)
+{
+    static const char code[] = "1+1";
+    JSRuntime **rts = calloc((size_t)n, sizeof(*rts));
+    JSContext **ctxs = calloc((size_t)n, sizeof(*ctxs));
+    if (!rts || !ctxs)
+        return 1;
+    double rss0, priv0, rss1, priv1, rss2, priv2;
+    if (bench_memory_kib(&rss0, &priv0) != 0)
+        return 1;
+    int count = 0;
+    for (; count < n; count++) {
+        rts[count] = JS_NewRuntime();
+        ctxs[count] = rts[count] ? JS_NewContext(rts[count]) : NULL;
+        if (!ctxs[count]) {
+            fprintf(stderr, "native_qjs: runtime %d: out of memory\n", count + 1);
+            if (rts[count])
+                JS_FreeRuntime(rts[count]);
+            break;
+        }
+        JS_SetMemoryLimit(rts[count], GUEST_MEMORY_LIMIT);
+        JS_SetMaxStackSize(rts[count], GUEST_STACK_LIMIT);
+    }
+    if (bench_memory_kib(&rss1, &priv1) != 0)
+        return 1;
+    for (int i = 0; i < count; i++) {
+        JSValue v = JS_Eval(ctxs[i], code, sizeof(code) - 1, "<input>", JS_EVAL_TYPE_GLOBAL);
+        int32_t r = 0;
+        int ok = !JS_IsException(v) && JS_ToInt32(ctxs[i], &r, v) == 0 && r == 2;
+        JS_FreeValue(ctxs[i], v);
+        if (!ok) {
+            fprintf(stderr, "native_qjs: 1+1 failed in runtime %d\n", i + 1);
+            return 1;
+        }
+    }
+    if (bench_memory_kib(&rss2, &priv2) != 0)
+        return 1;
+    bench_print_per_instance("memory.idle_private", priv0, priv1, count);
+    bench_print_per_instance("memory.idle_rss", rss0, rss1, count);
+    bench_print_per_instance("memory.run_private", priv0, priv2, count);
+    bench_print_per_instance("memory.run_rss", rss0, rss2, count);
+    printf("memory.count n %d %d %d %d %d\n", count, count, count, count, n);
+    fflush(stdout);
+    for (int i = 0; i < count; i++) {
+        JS_FreeContext(ctxs[i]);
+        JS_FreeRuntime(rts[i]);
+    }
+    free(ctxs);
+    free(rts);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (bench_clock_from_env() != 0)
+        return 2;
     if (argc >= 5 && strcmp(argv[1], "compute") == 0)
         return compute(bench_count(argv[2], 7), atoi(argv[3]), argc - 4, argv + 4);
     if (argc >= 3 && strcmp(argv[1], "latency") == 0) {
@@ -241,7 +300,10 @@ int main(int argc, char **argv)
         }
         return 0;
     }
+    if (argc >= 3 && strcmp(argv[1], "memory") == 0)
+        return memory(bench_count(argv[2], 1000));
     fprintf(stderr, "usage: native_qjs compute REPS WARMUP SCRIPT...\n"
-                    "       native_qjs latency N [RUNTIME_JS]\n");
+                    "       native_qjs latency N [RUNTIME_JS]\n"
+                    "       native_qjs memory N\n");
     return 2;
 }
