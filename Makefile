@@ -28,7 +28,7 @@ GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
 	-Wl,--stack-first -Wl,-z,stack-size=1048576 -Wl,--strip-debug
 
 QJS_SRCS   := quickjs libregexp libunicode cutils libbf
-GUEST_SRCS := main
+GUEST_SRCS := main web
 
 # Generated C is third-party-shaped: no -Werror, warnings off. It is compiled once
 # and only again when the guest itself changes.
@@ -78,7 +78,7 @@ $(GOBJ)/qjs-%.o: $(QJS)/.stamp
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wno-implicit-const-int-float-conversion -c $(QJS)/$*.c -o $@
 
-$(GOBJ)/%.o: guest/%.c guest/abi.h $(GEN)/runtime_js.h $(QJS)/.stamp
+$(GOBJ)/%.o: guest/%.c $(wildcard guest/*.h) $(GEN)/runtime_js.h $(QJS)/.stamp
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -c $< -o $@
 

@@ -70,8 +70,10 @@ CAPSA_API const char *capsa_errname(int code);
  * defaults. One per process is typical; it may be shared by threads. */
 typedef struct capsa_engine capsa_engine;
 
-/* Allocation hooks for all host-side memory of an engine and its sandboxes (guest
- * linear memory is mapped separately). realloc_fn(ud, NULL, n) allocates. */
+/* Allocation hooks for the host-side memory of an engine and its sandboxes:
+ * handles, images, results and output. The guest's own memory is the runtime's
+ * and does not go through them: its linear memory (mapped), its function table and
+ * the thread's guest stack. realloc_fn(ud, NULL, n) allocates. */
 typedef struct capsa_allocator {
     void *(*realloc_fn)(void *ud, void *ptr, size_t size);
     void (*free_fn)(void *ud, void *ptr);

@@ -20,6 +20,8 @@ $(TEST_BIN)/dtoa_exact: tests/dtoa/dtoa_diff.c $(QJS)/.stamp
 	$(CC) $(DTOA_CFLAGS) -DCONFIG_EXACT_DTOA_TIES $< $(DTOA_SRCS) -o $@ -lm -lpthread
 
 -include tests/rt/rt.mk
+-include tests/adversarial/adversarial.mk
+-include tests/soak/soak.mk
 
 TEST_PROGRAMS = $(UNIT_TESTS:%=$(TEST_BIN)/%) $(TEST_BIN)/dtoa_ref $(TEST_BIN)/dtoa_exact
 

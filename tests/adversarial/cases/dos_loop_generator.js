@@ -1,0 +1,4 @@
+function* g() {
+  for (;;) yield 1;
+}
+for (const x of g()) {}

@@ -1,0 +1,6 @@
+const o = {
+  get x() {
+    for (;;) {}
+  },
+};
+return o.x;

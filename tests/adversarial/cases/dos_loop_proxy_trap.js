@@ -1,0 +1,6 @@
+const p = new Proxy({}, {
+  has() {
+    for (;;) {}
+  },
+});
+return 'x' in p;

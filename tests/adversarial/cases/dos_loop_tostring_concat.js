@@ -1,0 +1,6 @@
+const o = {
+  toString() {
+    for (;;) {}
+  },
+};
+return 'value: ' + o;

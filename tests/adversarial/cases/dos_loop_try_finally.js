@@ -1,0 +1,7 @@
+for (;;) {
+  try {
+    while (true) {}
+  } finally {
+    continue;
+  }
+}

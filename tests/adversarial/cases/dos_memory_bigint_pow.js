@@ -1,0 +1,1 @@
+return (2n ** 10000000n).toString(16).length;

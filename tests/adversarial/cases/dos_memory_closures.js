@@ -1,0 +1,2 @@
+const fs = [];
+for (let i = 0; ; i++) fs.push(() => i);

@@ -1,0 +1,1 @@
+return new Array(1e7).join('abc').length;

@@ -1,0 +1,2 @@
+const m = new Map();
+for (let i = 0; ; i++) m.set(i, { i });

@@ -1,0 +1,1 @@
+return 'a'.repeat(2e7).match(/a/g).length;

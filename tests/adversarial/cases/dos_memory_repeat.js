@@ -1,0 +1,1 @@
+return 'x'.repeat(2 ** 30).length;

@@ -1,0 +1,2 @@
+const s = new Set();
+for (let i = 0; ; i++) s.add('k' + i);

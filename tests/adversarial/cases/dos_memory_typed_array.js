@@ -1,0 +1,1 @@
+return new Uint8Array(2 ** 31).length;

@@ -1,0 +1,1 @@
+for (;;) console.error('spam on stderr');

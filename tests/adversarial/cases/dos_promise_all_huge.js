@@ -1,0 +1,1 @@
+return (await Promise.all(new Array(1e7).fill(0))).length;

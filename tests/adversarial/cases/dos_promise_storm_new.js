@@ -1,0 +1,2 @@
+const keep = [];
+for (;;) keep.push(new Promise(() => {}));

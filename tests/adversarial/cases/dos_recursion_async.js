@@ -1,0 +1,5 @@
+// The synchronous part of each async call recurses.
+async function f() {
+  return f();
+}
+await f();

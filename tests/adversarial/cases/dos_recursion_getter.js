@@ -1,0 +1,6 @@
+const o = {
+  get x() {
+    return this.x;
+  },
+};
+return o.x;

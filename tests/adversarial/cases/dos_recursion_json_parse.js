@@ -1,0 +1,2 @@
+const n = 1e6;
+return JSON.parse('['.repeat(n) + ']'.repeat(n));

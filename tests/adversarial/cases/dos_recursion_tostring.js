@@ -1,0 +1,6 @@
+const o = {
+  toString() {
+    return 'x' + o;
+  },
+};
+return String(o);

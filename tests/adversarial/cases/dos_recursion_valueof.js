@@ -1,0 +1,6 @@
+const o = {
+  valueOf() {
+    return o * 2;
+  },
+};
+return +o;

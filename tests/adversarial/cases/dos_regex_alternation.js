@@ -1,0 +1,1 @@
+return /^(a|a)*$/.test('a'.repeat(40) + 'b');

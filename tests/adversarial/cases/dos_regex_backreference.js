@@ -1,0 +1,1 @@
+return /^(a+)+\1$/.test('a'.repeat(36) + 'b');

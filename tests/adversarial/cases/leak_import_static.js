@@ -1,0 +1,2 @@
+import * as os from 'os';
+return typeof os;

@@ -1,0 +1,5 @@
+const v1 = { a: [1, 2], s: 'str' }, v2 = [3, 'x'], v3 = new Map([[1, { b: 2 }]]), v4 = new Error('shown').message;
+JSON.stringify = () => 'HACKED';
+JSON.parse = () => 'HACKED';
+console.log('after', 1, v1, v2, v3, v4);
+return { a: [1, 'x'], b: null };

@@ -1,0 +1,2 @@
+// A returned value whose serialisation never ends.
+return new Proxy({}, { ownKeys() { for (;;) {} } });

@@ -1,0 +1,5 @@
+// The global object and Object.prototype with hostile prototypes and freezes.
+const v1 = { a: [1, 2], s: 'str' }, v2 = [3, 'x'], v3 = new Map([[1, { b: 2 }]]), v4 = new Error('shown').message;
+Object.setPrototypeOf(globalThis, new Proxy({}, { get() { throw new Error('global proxy'); }, has() { return true; } }));
+console.log('after', 1, v1, v2, v3, v4);
+return 'fine';

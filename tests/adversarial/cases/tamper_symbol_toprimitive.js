@@ -1,0 +1,6 @@
+const v1 = { a: [1, 2], s: 'str' }, v2 = [3, 'x'], v3 = new Map([[1, { b: 2 }]]), v4 = new Error('shown').message;
+Object.prototype[Symbol.toPrimitive] = () => { throw new Error('toPrimitive'); };
+Object.prototype.toString = () => { throw new Error('toString'); };
+Object.prototype.valueOf = () => { throw new Error('valueOf'); };
+console.log('after', 1, v1, v2, v3, v4);
+return { a: 1 };

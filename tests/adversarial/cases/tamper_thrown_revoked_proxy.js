@@ -1,0 +1,3 @@
+const { proxy, revoke } = Proxy.revocable({}, {});
+revoke();
+throw proxy;

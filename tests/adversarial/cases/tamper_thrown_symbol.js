@@ -1,0 +1,2 @@
+// A thrown symbol is shown as the console shows it.
+throw Symbol('sym');
