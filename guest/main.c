@@ -340,13 +340,18 @@ EXPORT("capsa_init") int32_t capsa_init(void)
 }
 
 /* Gives one sandbox made from the image its own settings: QuickJS's memory limit
- * (0: none), the seed of Math.random, and the time origin of performance.now(). */
+ * (0: none), the seed of Math.random, the JS stack limit in bytes (0: the most the
+ * shadow stack allows), and the time origin of performance.now(). */
 EXPORT("capsa_configure") int32_t capsa_configure(uint32_t memory_limit, uint32_t seed_lo,
-                                                  uint32_t seed_hi)
+                                                  uint32_t seed_hi, uint32_t stack_limit)
 {
     if (!ctx)
         return CAPSA_GUEST_BADARG;
     JS_SetMemoryLimit(rt, memory_limit ? memory_limit : (size_t)-1);
+    /* The limit counts from the stack's top as the host enters the guest; it can
+       only be lowered below what the shadow stack holds. */
+    JS_SetMaxStackSize(rt, stack_limit && stack_limit < GUEST_STACK_LIMIT ? stack_limit
+                                                                          : GUEST_STACK_LIMIT);
     JS_SetRandomSeed(ctx, (uint64_t)seed_hi << 32 | seed_lo);
     capsa_web_set_origin();
     return CAPSA_GUEST_OK;

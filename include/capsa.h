@@ -133,7 +133,14 @@ typedef struct capsa_options {
     uint64_t timeout_ms;      /* wall-clock limit of one run; default 30000; 0: none */
     uint64_t fuel;            /* instruction budget of one run (metering points:
                                  function entries and loop iterations); 0: none */
+    uint32_t max_stack;       /* bytes of stack JS code may use before deep recursion
+                                 throws a catchable InternalError; 32 KiB to
+                                 CAPSA_MAX_STACK (the default; 0 means it too) */
 } capsa_options;
+
+/* The most stack a sandbox's JS code can have: the guest's shadow stack is 1 MiB,
+ * and the engine's own C code needs the rest. */
+#define CAPSA_MAX_STACK (896u << 10)
 
 /* Fills *opts with the defaults. */
 CAPSA_API void capsa_options_init(capsa_options *opts);

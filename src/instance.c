@@ -213,6 +213,7 @@ static uint64_t random_seed(void)
 
 typedef struct configure_args {
     uint64_t js_limit, seed;
+    uint32_t stack;
     int32_t status;
 } configure_args;
 
@@ -220,7 +221,7 @@ static void step_configure(capsa__instance *g, void *arg)
 {
     configure_args *c = arg;
     c->status = Z_guestZ_capsa_configure(&g->inst, (uint32_t)c->js_limit, (uint32_t)c->seed,
-                                         (uint32_t)(c->seed >> 32));
+                                         (uint32_t)(c->seed >> 32), c->stack);
 }
 
 int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *msg, size_t msgsize)
@@ -265,7 +266,7 @@ int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *
 }
 
 int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
-                         uint64_t memory_limit, char *msg, size_t msgsize)
+                         uint64_t memory_limit, uint32_t max_stack, char *msg, size_t msgsize)
 {
     g->host.hooks = *hooks;
     g->wasi.output = hooks->output;
@@ -274,7 +275,7 @@ int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
     if (pages < g->inst.w2c_memory.max_pages)
         g->inst.w2c_memory.max_pages = (uint32_t)pages;
 
-    configure_args c = { 0, random_seed(), CAPSA_GUEST_OK };
+    configure_args c = { 0, random_seed(), max_stack, CAPSA_GUEST_OK };
     c.js_limit = memory_limit > 2 * GUEST_RESERVED_BYTES ? memory_limit - GUEST_RESERVED_BYTES
                                                          : memory_limit / 2;
     if (c.js_limit > UINT32_MAX)
@@ -289,10 +290,12 @@ int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
 }
 
 int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
-                        uint64_t memory_limit, capsa__instance **out, char *msg, size_t msgsize)
+                        uint64_t memory_limit, uint32_t max_stack, capsa__instance **out,
+                        char *msg, size_t msgsize)
 {
     int rc = capsa__instance_fresh(img, out, msg, msgsize);
-    if (rc == CAPSA_OK && (rc = capsa__instance_bind(*out, hooks, memory_limit, msg, msgsize)) != CAPSA_OK) {
+    if (rc == CAPSA_OK &&
+        (rc = capsa__instance_bind(*out, hooks, memory_limit, max_stack, msg, msgsize)) != CAPSA_OK) {
         capsa__instance_free(*out);
         *out = NULL;
     }

@@ -40,14 +40,16 @@ void capsa__image_free(capsa__image *img);
 int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *msg, size_t msgsize);
 
 /* Binds a fresh instance to its owner, once: the hooks it reports to, at most
- * memory_limit bytes of linear memory, and a Math.random seed of its own. On
- * failure the instance must be freed. */
+ * memory_limit bytes of linear memory, a JS stack limit of max_stack bytes (0: the
+ * most there is), and a Math.random seed of its own. On failure the instance must
+ * be freed. */
 int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
-                         uint64_t memory_limit, char *msg, size_t msgsize);
+                         uint64_t memory_limit, uint32_t max_stack, char *msg, size_t msgsize);
 
 /* capsa__instance_fresh and capsa__instance_bind in one; *out is NULL on failure. */
 int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
-                        uint64_t memory_limit, capsa__instance **out, char *msg, size_t msgsize);
+                        uint64_t memory_limit, uint32_t max_stack, capsa__instance **out,
+                        char *msg, size_t msgsize);
 
 /* Frees the instance, its memory reservation included. NULL is a no-op. */
 void capsa__instance_free(capsa__instance *g);

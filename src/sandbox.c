@@ -16,6 +16,7 @@
 #define DEFAULT_MAX_OUTPUT (16ull << 20)
 #define MAX_CODE_BYTES (64u << 20)
 #define DEFAULT_TIMEOUT_MS 30000
+#define MIN_STACK (32u << 10)
 #define MAX_POOL_SIZE 1024
 
 /* Live sandboxes of the whole process: the address space they reserve is the
@@ -183,14 +184,15 @@ static int make_instance(capsa_sandbox *sb)
     capsa__instance_hooks hooks = { on_output, on_result, sb };
     capsa__instance *g = pool_take(sb->engine);
     if (g) {
-        if (capsa__instance_bind(g, &hooks, sb->opts.memory_limit, sb->errmsg,
-                                 sizeof(sb->errmsg)) == CAPSA_OK) {
+        if (capsa__instance_bind(g, &hooks, sb->opts.memory_limit, sb->opts.max_stack,
+                                 sb->errmsg, sizeof(sb->errmsg)) == CAPSA_OK) {
             sb->inst = g;
             return CAPSA_OK;
         }
         capsa__instance_free(g);
     }
-    return capsa__instance_new(sb->engine->image, &hooks, sb->opts.memory_limit, &sb->inst,
+    return capsa__instance_new(sb->engine->image, &hooks, sb->opts.memory_limit,
+                               sb->opts.max_stack, &sb->inst,
                                sb->errmsg, sizeof(sb->errmsg));
 }
 
@@ -208,6 +210,7 @@ CAPSA_API void capsa_options_init(capsa_options *opts)
     opts->memory_limit = DEFAULT_MEMORY_LIMIT;
     opts->max_output = DEFAULT_MAX_OUTPUT;
     opts->timeout_ms = DEFAULT_TIMEOUT_MS;
+    opts->max_stack = CAPSA_MAX_STACK;
 }
 
 CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
@@ -229,6 +232,10 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     if (o.memory_limit == 0)
         o.memory_limit = DEFAULT_MEMORY_LIMIT;
     if (o.memory_limit < MIN_MEMORY_LIMIT || o.memory_limit > MAX_MEMORY_LIMIT)
+        return CAPSA_EINVAL;
+    if (o.max_stack == 0)
+        o.max_stack = CAPSA_MAX_STACK;
+    if (o.max_stack < MIN_STACK || o.max_stack > CAPSA_MAX_STACK)
         return CAPSA_EINVAL;
     if (o.max_output == 0)
         o.max_output = DEFAULT_MAX_OUTPUT;

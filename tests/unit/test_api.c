@@ -438,6 +438,38 @@ TEST(fuel)
     capsa_sandbox_free(sb);
 }
 
+/* Deepest recursion a sandbox allows before its catchable stack overflow. */
+static long recursion_depth(uint32_t max_stack)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.max_stack = max_stack;
+    capsa_sandbox *sb = NULL;
+    if (capsa_sandbox_new(engine, &o, &sb) != CAPSA_OK)
+        return -1;
+    int rc;
+    const capsa_result *r = run(sb, "let d = 0; function f() { d++; f() } "
+                                    "try { f() } catch (e) { return e instanceof InternalError ? d : -2 }", &rc);
+    long depth = rc == CAPSA_OK && capsa_result_value(r) ? atol(capsa_result_value(r)) : -3;
+    capsa_sandbox_free(sb);
+    return depth;
+}
+
+TEST(stack_limit)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    CHECK_INT(o.max_stack, CAPSA_MAX_STACK, "the default stack is the most there is");
+    capsa_sandbox *sb = NULL;
+    o.max_stack = 1024;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_EINVAL, "1 KiB of stack is too small");
+    o.max_stack = CAPSA_MAX_STACK + 1;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_EINVAL, "more than the shadow stack is refused");
+    long full = recursion_depth(0), small = recursion_depth(64u << 10);
+    CHECK(full > 1000, "the default stack allows deep recursion, then a catchable error");
+    CHECK(small > 10 && small * 5 < full, "64 KiB of stack ends recursion far earlier, catchably");
+}
+
 TEST(sandbox_caps)
 {
     capsa_engine_options eo;
@@ -572,6 +604,7 @@ int main(void)
     RUN(result_json);
     RUN(memory_limit);
     RUN(many_sandboxes);
+    RUN(stack_limit);
     RUN(sandbox_caps);
     RUN(pool);
     RUN(timeout);
