@@ -11,14 +11,6 @@
 #include "rt.h"
 #include "wasi.h"
 
-uint32_t Z_wasi_snapshot_preview1Z_fd_write(capsa__wasi *, uint32_t, uint32_t, uint32_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_fd_close(capsa__wasi *, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_fd_fdstat_get(capsa__wasi *, uint32_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_fd_seek(capsa__wasi *, uint32_t, uint64_t, uint32_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_clock_time_get(capsa__wasi *, uint32_t, uint64_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_random_get(capsa__wasi *, uint32_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_poll_oneoff(capsa__wasi *, uint32_t, uint32_t, uint32_t, uint32_t);
-
 typedef struct program {
     const uint8_t *p, *end;
     capsa__wasi *w;

@@ -88,8 +88,12 @@ static _Noreturn void trap_to_host(int code)
 {
     rt_frame *f = tls.frame;
     if (!f) {
-        /* Only generated code raises traps and it runs only inside a frame. */
-        fprintf(stderr, "capsa: trap %d outside guest code\n", code);
+        /* Neither a caller nor a guest can get here: guest code and the runtime
+           functions that trap run only inside capsa__rt_call (instance.c enters
+           the guest nowhere else). A trap has nowhere to return to (wasm_rt_trap
+           is noreturn), so reaching this would be a bug of ours: stop loudly
+           rather than run on with a guest in an unknown state. */
+        fprintf(stderr, "capsa: trap %d outside guest code (a bug in capsa)\n", code);
         abort();
     }
     siglongjmp(f->jmp, code);

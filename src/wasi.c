@@ -52,15 +52,6 @@ static uint64_t load_u64(const uint8_t *p)
     return (uint64_t)load_u32(p) | (uint64_t)load_u32(p + 4) << 32;
 }
 
-/* The import declarations match what wasm2c generates for these names. */
-uint32_t Z_wasi_snapshot_preview1Z_fd_write(capsa__wasi *, uint32_t, uint32_t, uint32_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_fd_close(capsa__wasi *, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_fd_fdstat_get(capsa__wasi *, uint32_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_fd_seek(capsa__wasi *, uint32_t, uint64_t, uint32_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_clock_time_get(capsa__wasi *, uint32_t, uint64_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_random_get(capsa__wasi *, uint32_t, uint32_t);
-uint32_t Z_wasi_snapshot_preview1Z_poll_oneoff(capsa__wasi *, uint32_t, uint32_t, uint32_t, uint32_t);
-
 /* fd_write(fd, iovs, iovs_len, nwritten): gathers the guest's buffers to the
  * output hook. The iovec array and every buffer are checked before any is used. */
 uint32_t Z_wasi_snapshot_preview1Z_fd_write(capsa__wasi *w, uint32_t fd, uint32_t iovs,

@@ -21,6 +21,16 @@ struct Z_wasi_snapshot_preview1_instance_t {
 };
 typedef struct Z_wasi_snapshot_preview1_instance_t capsa__wasi;
 
+/* The imports the host implements, as wasm2c declares them for a module that
+ * imports them (its header names them the same, with the same types). */
+uint32_t Z_wasi_snapshot_preview1Z_fd_write(capsa__wasi *, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t Z_wasi_snapshot_preview1Z_fd_close(capsa__wasi *, uint32_t);
+uint32_t Z_wasi_snapshot_preview1Z_fd_fdstat_get(capsa__wasi *, uint32_t, uint32_t);
+uint32_t Z_wasi_snapshot_preview1Z_fd_seek(capsa__wasi *, uint32_t, uint64_t, uint32_t, uint32_t);
+uint32_t Z_wasi_snapshot_preview1Z_clock_time_get(capsa__wasi *, uint32_t, uint64_t, uint32_t);
+uint32_t Z_wasi_snapshot_preview1Z_random_get(capsa__wasi *, uint32_t, uint32_t);
+uint32_t Z_wasi_snapshot_preview1Z_poll_oneoff(capsa__wasi *, uint32_t, uint32_t, uint32_t, uint32_t);
+
 /* WASI errno values used by the host. */
 enum {
     CAPSA__WASI_ESUCCESS = 0,
