@@ -13,9 +13,9 @@ WASM_CC    ?= clang-14
 WASM2C     ?= wasm2c
 CLANG_RES  := $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
 # The guest's JS runtime, evaluated in this order when the image is made: the
-# built-ins the engine lacks, the console, web APIs, Intl.
+# built-ins the engine lacks, the console, web APIs, files (fs, modules), Intl.
 GUEST_JS   := $(wildcard guest/builtins.js) guest/runtime.js $(wildcard guest/web.js) \
-	$(wildcard guest/intl.js)
+	$(wildcard guest/fs.js) $(wildcard guest/intl.js)
 
 # The guest sees wasi-libc's headers only: -nostdinc keeps glibc's /usr/include out.
 GUEST_CFLAGS := --target=wasm32-wasi --sysroot=/usr -nostdinc \
@@ -28,7 +28,7 @@ GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
 	-Wl,--stack-first -Wl,-z,stack-size=1048576 -Wl,--strip-debug
 
 QJS_SRCS   := quickjs libregexp libunicode cutils libbf
-GUEST_SRCS := main web
+GUEST_SRCS := main web fs
 
 # Generated C is third-party-shaped: no -Werror, warnings off. It is compiled once
 # and only again when the guest itself changes.
@@ -55,7 +55,7 @@ endif
 HOST_CFLAGS += $(SAN_FLAGS)
 HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 
-HOST_SRCS  := rt wasi instance sandbox result buf error
+HOST_SRCS  := rt vfs wasi instance sandbox fs policy result buf error
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 
 .PHONY: all deps demo test bench clean distclean

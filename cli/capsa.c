@@ -20,8 +20,10 @@ static const char usage_text[] =
     "\n"
     "The code runs in a WebAssembly sandbox as the body of an async function:\n"
     "top-level await works and `return x` gives the run's value, printed as JSON\n"
-    "after the script's own output. The sandbox has no files of the host, no\n"
-    "network, and only the memory it is given.\n"
+    "after the script's own output. The sandbox has no network and only the memory\n"
+    "it is given. It sees a filesystem of its own, in memory: / read-only,\n"
+    "/workspace (the working directory) and /tmp read-write, /tools read-only,\n"
+    "/log append-only; host files only where --mount and --file put them.\n"
     "\n"
     "options:\n"
     "  --json          print one JSON object {stdout, stderr, value, error, stats}\n"
@@ -34,11 +36,26 @@ static const char usage_text[] =
     "  --max-output BYTES\n"
     "                  bytes of stdout and of stderr let through (default 16 MiB);\n"
     "                  then a marker line, and the rest is only counted\n"
+    "  --mount HOST:GUEST[:ro|rw]\n"
+    "                  copy the host directory HOST into the sandbox at GUEST\n"
+    "                  (read-only by default); with :rw the script may change it\n"
+    "                  and HOST is made a copy of it after the run (files the\n"
+    "                  script removed are removed); repeatable\n"
+    "  --file HOST:GUEST\n"
+    "                  copy the host file HOST to GUEST (relative GUEST paths are\n"
+    "                  under /workspace); repeatable\n"
+    "  --out DIR       after the run, copy /workspace to the host directory DIR\n"
+    "                  (created; files replaced, others left; symlinks skipped)\n"
+    "  --disk MIB      filesystem quota in MiB (default 64); over it, writes fail\n"
+    "                  with ENOSPC\n"
+    "  --max-files N   files, directories and symlinks the filesystem may hold\n"
+    "                  (default 10000)\n"
     "  -h, --help      show this help\n"
     "  --version       print the version\n"
     "\n"
     "exit status: 0 success, 1 the script threw (or the guest trapped),\n"
-    "             2 usage or input error, 3 a limit stopped the run (time, fuel)\n";
+    "             2 usage or input error (or a host file error), 3 a limit stopped\n"
+    "             the run (time, fuel)\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -114,6 +131,40 @@ static void print_error(const capsa_result *r)
         fprintf(stderr, "%s%s", stack, stack[strlen(stack) - 1] == '\n' ? "" : "\n");
 }
 
+#define MAX_FS_ARGS 64
+
+/* A --mount or --file: a host path, a guest path and (mounts) a mode. */
+typedef struct fs_arg {
+    char *host, *guest; /* one allocation, split at the colon */
+    int mode;
+} fs_arg;
+
+/* Splits "HOST:GUEST[:ro|rw]" (modes only when with_mode). Returns 0, or -1 when
+ * either part is missing or out of memory. */
+static int parse_fs_arg(const char *spec, int with_mode, fs_arg *out)
+{
+    char *copy = strdup(spec);
+    if (!copy)
+        return -1;
+    out->mode = CAPSA_MOUNT_RO;
+    char *last = strrchr(copy, ':');
+    if (with_mode && last && (strcmp(last, ":ro") == 0 || strcmp(last, ":rw") == 0)) {
+        out->mode = strcmp(last, ":rw") == 0 ? CAPSA_MOUNT_RW : CAPSA_MOUNT_RO;
+        *last = '\0';
+        last = strrchr(copy, ':');
+    }
+    if (!last || last == copy || last[1] == '\0' ||
+        (with_mode && last[1] != '/' && memchr(copy, ':', (size_t)(last - copy)))) {
+        /* "HOST:GUEST:rx" is a mistyped mode, not a mount of "HOST:GUEST" at "rx". */
+        free(copy);
+        return -1;
+    }
+    *last = '\0';
+    out->host = copy;
+    out->guest = last + 1;
+    return 0;
+}
+
 typedef struct run_opts {
     int json;
     unsigned long memory_mib;
@@ -123,33 +174,91 @@ typedef struct run_opts {
     unsigned long long max_output;
     const char *code_arg; /* -e CODE */
     const char *path;     /* FILE, or "-" */
+    fs_arg mounts[MAX_FS_ARGS], files[MAX_FS_ARGS];
+    int n_mounts, n_files;
+    const char *out_dir;  /* --out */
+    unsigned long long disk_mib, max_files;
 } run_opts;
+
+static void run_opts_free(run_opts *o)
+{
+    for (int i = 0; i < o->n_mounts; i++)
+        free(o->mounts[i].host);
+    for (int i = 0; i < o->n_files; i++)
+        free(o->files[i].host);
+}
+
+/* Puts the --mount directories and --file files into the sandbox. Returns 0, or
+ * -1 after saying what failed. */
+static int seed_files(capsa_sandbox *sb, const run_opts *o)
+{
+    for (int i = 0; i < o->n_mounts; i++) {
+        const fs_arg *m = &o->mounts[i];
+        if (capsa_fs_mount(sb, m->host, m->guest, m->mode) != CAPSA_OK) {
+            fprintf(stderr, "capsa: --mount: %s\n", capsa_errmsg(sb));
+            return -1;
+        }
+    }
+    for (int i = 0; i < o->n_files; i++) {
+        const fs_arg *f = &o->files[i];
+        FILE *in = fopen(f->host, "rb");
+        if (!in) {
+            fprintf(stderr, "capsa: --file: cannot open '%s': %s\n", f->host, strerror(errno));
+            return -1;
+        }
+        size_t len = 0;
+        char *data = read_all(in, &len);
+        int saved = errno;
+        fclose(in);
+        if (!data) {
+            fprintf(stderr, "capsa: --file: cannot read '%s': %s\n", f->host,
+                    saved == EFBIG ? "over 64 MiB" : strerror(saved));
+            return -1;
+        }
+        int rc = capsa_fs_write(sb, f->guest, data, len);
+        free(data);
+        if (rc != CAPSA_OK) {
+            fprintf(stderr, "capsa: --file: %s\n", capsa_errmsg(sb));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int cmd_run_opts(run_opts *o, int argc, char **argv);
 
 static int cmd_run(int argc, char **argv)
 {
     run_opts o;
     memset(&o, 0, sizeof(o));
+    int status = cmd_run_opts(&o, argc, argv);
+    run_opts_free(&o);
+    return status;
+}
+
+static int cmd_run_opts(run_opts *o, int argc, char **argv)
+{
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
-            o.json = 1;
+            o->json = 1;
         } else if (strcmp(a, "--memory") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a number of MiB", a);
             char *end;
             errno = 0;
-            o.memory_mib = strtoul(argv[++i], &end, 10);
-            if (errno || *end || end == argv[i] || o.memory_mib < 8 || o.memory_mib > 4096)
+            o->memory_mib = strtoul(argv[++i], &end, 10);
+            if (errno || *end || end == argv[i] || o->memory_mib < 8 || o->memory_mib > 4096)
                 return usage_error("--memory wants MiB from 8 to 4096, not '%s'", argv[i]);
         } else if (strcmp(a, "--timeout") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a number of seconds", a);
             char *end;
             errno = 0;
-            o.timeout_s = strtod(argv[++i], &end);
-            if (errno || *end || end == argv[i] || !(o.timeout_s >= 0) || o.timeout_s > 1e7)
+            o->timeout_s = strtod(argv[++i], &end);
+            if (errno || *end || end == argv[i] || !(o->timeout_s >= 0) || o->timeout_s > 1e7)
                 return usage_error("--timeout wants seconds from 0 to 10000000, not '%s'", argv[i]);
-            o.has_timeout = 1;
+            o->has_timeout = 1;
         } else if (strcmp(a, "--fuel") == 0 || strcmp(a, "--max-output") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a number", a);
@@ -163,35 +272,67 @@ static int cmd_run(int argc, char **argv)
                                        : "--max-output wants a whole number of bytes above 0, not '%s'",
                                    v);
             if (strcmp(a, "--fuel") == 0)
-                o.fuel = n;
+                o->fuel = n;
             else
-                o.max_output = n;
+                o->max_output = n;
+        } else if (strcmp(a, "--mount") == 0 || strcmp(a, "--file") == 0) {
+            int mount = strcmp(a, "--mount") == 0;
+            if (i + 1 >= argc)
+                return usage_error(mount ? "%s needs HOST:GUEST[:ro|rw]" : "%s needs HOST:GUEST", a);
+            int *n = mount ? &o->n_mounts : &o->n_files;
+            if (*n >= MAX_FS_ARGS)
+                return usage_error("at most 64 of %s", a);
+            if (parse_fs_arg(argv[++i], mount, mount ? &o->mounts[*n] : &o->files[*n]) != 0)
+                return usage_error(mount ? "--mount wants HOST:GUEST[:ro|rw], not '%s'"
+                                         : "--file wants HOST:GUEST, not '%s'",
+                                   argv[i]);
+            (*n)++;
+        } else if (strcmp(a, "--out") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0])
+                return usage_error("%s needs a host directory", a);
+            o->out_dir = argv[++i];
+        } else if (strcmp(a, "--disk") == 0 || strcmp(a, "--max-files") == 0) {
+            int disk = strcmp(a, "--disk") == 0;
+            if (i + 1 >= argc)
+                return usage_error("%s needs a number", a);
+            char *end;
+            errno = 0;
+            const char *v = argv[++i];
+            unsigned long long n = strtoull(v, &end, 10);
+            if (errno || *end || end == v || v[0] == '-' || n == 0 || n > (disk ? 1ull << 20 : 1ull << 32))
+                return usage_error(disk ? "--disk wants MiB from 1 to 1048576, not '%s'"
+                                        : "--max-files wants a whole number from 1 to 4294967296, not '%s'",
+                                   v);
+            if (disk)
+                o->disk_mib = n;
+            else
+                o->max_files = n;
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s needs the code to run", a);
-            if (o.code_arg || o.path)
+            if (o->code_arg || o->path)
                 return usage_error("%s", "give one program: FILE, -e CODE or -");
-            o.code_arg = argv[++i];
+            o->code_arg = argv[++i];
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
             return EXIT_OK;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
         } else {
-            if (o.code_arg || o.path)
+            if (o->code_arg || o->path)
                 return usage_error("%s", "give one program: FILE, -e CODE or -");
-            o.path = a;
+            o->path = a;
         }
     }
-    if (!o.code_arg && !o.path)
+    if (!o->code_arg && !o->path)
         return usage_error("%s", "run needs a program: FILE, -e CODE or -");
 
     char *code = NULL;
     size_t len = 0;
     const char *filename = "<input>";
-    if (o.code_arg) {
-        len = strlen(o.code_arg);
-    } else if (strcmp(o.path, "-") == 0) {
+    if (o->code_arg) {
+        len = strlen(o->code_arg);
+    } else if (strcmp(o->path, "-") == 0) {
         code = read_all(stdin, &len);
         filename = "<stdin>";
         if (!code) {
@@ -200,20 +341,20 @@ static int cmd_run(int argc, char **argv)
             return EXIT_USAGE;
         }
     } else {
-        FILE *f = fopen(o.path, "rb");
+        FILE *f = fopen(o->path, "rb");
         if (!f) {
-            fprintf(stderr, "capsa: cannot open '%s': %s\n", o.path, strerror(errno));
+            fprintf(stderr, "capsa: cannot open '%s': %s\n", o->path, strerror(errno));
             return EXIT_USAGE;
         }
         code = read_all(f, &len);
         int saved = errno;
         fclose(f);
         if (!code) {
-            fprintf(stderr, "capsa: cannot read '%s': %s\n", o.path,
+            fprintf(stderr, "capsa: cannot read '%s': %s\n", o->path,
                     saved == EFBIG ? "over 64 MiB" : strerror(saved));
             return EXIT_USAGE;
         }
-        filename = o.path;
+        filename = o->path;
     }
 
     capsa_engine *engine = NULL;
@@ -226,30 +367,36 @@ static int cmd_run(int argc, char **argv)
     }
     capsa_options opts;
     capsa_options_init(&opts);
-    if (o.memory_mib)
-        opts.memory_limit = (uint64_t)o.memory_mib << 20;
-    if (o.has_timeout)
-        opts.timeout_ms = (uint64_t)(o.timeout_s * 1000.0 + 0.5);
-    if (o.has_timeout && o.timeout_s > 0 && opts.timeout_ms == 0)
+    if (o->memory_mib)
+        opts.memory_limit = (uint64_t)o->memory_mib << 20;
+    if (o->has_timeout)
+        opts.timeout_ms = (uint64_t)(o->timeout_s * 1000.0 + 0.5);
+    if (o->has_timeout && o->timeout_s > 0 && opts.timeout_ms == 0)
         opts.timeout_ms = 1; /* a positive timeout below 0.5 ms still limits */
-    opts.fuel = o.fuel;
-    if (o.max_output)
-        opts.max_output = o.max_output;
-    if (!o.json)
+    opts.fuel = o->fuel;
+    if (o->max_output)
+        opts.max_output = o->max_output;
+    if (!o->json)
         opts.on_output = stream_output;
+    opts.fs_max_bytes = o->disk_mib << 20;
+    opts.fs_max_entries = o->max_files;
     rc = capsa_sandbox_new(engine, &opts, &sb);
     if (rc != CAPSA_OK) {
         fprintf(stderr, "capsa: cannot create a sandbox: %s\n", capsa_errstr(rc));
         goto out;
     }
+    if (seed_files(sb, o) != 0) {
+        status = EXIT_USAGE;
+        goto out;
+    }
     const capsa_result *r = NULL;
-    rc = capsa_run(sb, code ? code : o.code_arg, len, filename, &r);
+    rc = capsa_run(sb, code ? code : o->code_arg, len, filename, &r);
     if (!r) {
         fprintf(stderr, "capsa: %s\n", capsa_errmsg(sb));
         status = rc == CAPSA_ETOOBIG || rc == CAPSA_EINVAL ? EXIT_USAGE : EXIT_THREW;
         goto out;
     }
-    if (o.json) {
+    if (o->json) {
         char *json = capsa_result_json(r);
         if (!json) {
             fprintf(stderr, "capsa: out of memory writing the result\n");
@@ -268,6 +415,10 @@ static int cmd_run(int argc, char **argv)
     }
     status = rc == CAPSA_OK ? EXIT_OK
            : rc == CAPSA_ETIMEOUT || rc == CAPSA_EFUEL ? EXIT_LIMIT : EXIT_THREW;
+    if (o->out_dir && capsa_fs_copy_out(sb, "/workspace", o->out_dir) != CAPSA_OK) {
+        fprintf(stderr, "capsa: --out: %s\n", capsa_errmsg(sb));
+        status = EXIT_USAGE;
+    }
 out:
     capsa_sandbox_free(sb);
     capsa_engine_free(engine);

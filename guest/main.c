@@ -11,6 +11,7 @@
 #include "quickjs.h"
 #include "abi.h"
 #include "web.h"
+#include "fs.h"
 #include "runtime_js.h" /* generated from the guest's .js files: capsa_js_files[] */
 
 #define EXPORT(name) __attribute__((export_name(name)))
@@ -33,6 +34,8 @@ static JSValue runtime_api;
 /* web.js's exports: tick() runs the next timer or immediate callback and says
  * what comes next; cancel() drops every pending timer and immediate. */
 static JSValue web_tick, web_cancel;
+/* web.js's completion value: also its Node-style error helpers, for fs.js. */
+static JSValue web_api;
 
 
 /* The first exception of the run that nothing could catch (thrown by a timer,
@@ -272,7 +275,7 @@ static void report_unhandled(JSValueConst run_promise)
  * from. Returns 0, or CAPSA_GUEST_NOMEM / CAPSA_GUEST_THREW (reported). */
 EXPORT("capsa_init") int32_t capsa_init(void)
 {
-    runtime_api = web_tick = web_cancel = uncaught = JS_UNDEFINED;
+    runtime_api = web_api = web_tick = web_cancel = uncaught = JS_UNDEFINED;
     rt = JS_NewRuntime();
     if (!rt)
         return CAPSA_GUEST_NOMEM;
@@ -292,6 +295,17 @@ EXPORT("capsa_init") int32_t capsa_init(void)
     for (size_t i = 0; i < N_JS_FILES; i++) {
         const struct capsa_js_file *f = &capsa_js_files[i];
         int is_web = strcmp(f->name, "web.js") == 0;
+        int is_fs = strcmp(f->name, "fs.js") == 0;
+        if (is_fs) {
+            /* fs.js's natives (it deletes __capsaFs), and runtime.js's exports. */
+            global = JS_GetGlobalObject(ctx);
+            JSValue fs = JS_NewObject(ctx);
+            capsa_fs_add_natives(ctx, fs);
+            JS_SetPropertyStr(ctx, fs, "runtime", JS_DupValue(ctx, runtime_api));
+            JS_SetPropertyStr(ctx, fs, "web", JS_DupValue(ctx, web_api));
+            JS_SetPropertyStr(ctx, global, "__capsaFs", fs);
+            JS_FreeValue(ctx, global);
+        }
         if (is_web) {
             /* web.js's own natives, and runtime.js's exports (inspect, format)
                so that its messages print values as the console does. */
@@ -312,6 +326,10 @@ EXPORT("capsa_init") int32_t capsa_init(void)
             JS_FreeAtom(ctx, name);
             JS_FreeValue(ctx, global);
         }
+        if (!JS_IsException(r) && is_fs && capsa_fs_init(ctx, r) < 0) {
+            JS_FreeValue(ctx, r);
+            r = JS_EXCEPTION;
+        }
         if (JS_IsException(r)) {
             JSValue err = JS_GetException(ctx);
             report_error(err);
@@ -322,6 +340,7 @@ EXPORT("capsa_init") int32_t capsa_init(void)
         if (strcmp(f->name, "runtime.js") == 0)
             runtime_api = r;
         if (is_web) {
+            web_api = r;
             web_tick = JS_GetPropertyStr(ctx, r, "tick");
             web_cancel = JS_GetPropertyStr(ctx, r, "cancel");
         }

@@ -2668,6 +2668,7 @@
     });
   }
 
-  // The completion value of this script: the event loop's entry points for the host.
-  return freeze({ tick, cancel });
+  // The completion value of this script: the event loop's entry points for the
+  // host, and the Node-style error helpers that fs.js shares.
+  return freeze({ tick, cancel, nodeError, describeReceived });
 })();

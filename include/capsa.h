@@ -50,7 +50,13 @@ CAPSA_API const char *capsa_version(void);
     X(EIO, 7, "input/output error")                                                \
     X(ETIMEOUT, 8, "the run reached its time limit (the sandbox was reset)")       \
     X(EFUEL, 9, "the run spent its fuel budget (the sandbox was reset)")           \
-    X(ETOOMANY, 10, "too many live sandboxes")
+    X(ETOOMANY, 10, "too many live sandboxes")                                     \
+    X(ENOENT, 11, "no such file or directory")                                     \
+    X(EEXIST, 12, "file exists")                                                   \
+    X(ENOTDIR, 13, "not a directory")                                              \
+    X(EISDIR, 14, "is a directory")                                                \
+    X(ENOTEMPTY, 15, "directory not empty")                                        \
+    X(ENOSPC, 16, "the sandbox's filesystem quota is exceeded")
 
 typedef enum capsa_status {
 #define CAPSA__ENUM(name, num, msg) CAPSA_##name = num,
@@ -136,6 +142,11 @@ typedef struct capsa_options {
     uint32_t max_stack;       /* bytes of stack JS code may use before deep recursion
                                  throws a catchable InternalError; 32 KiB to
                                  CAPSA_MAX_STACK (the default; 0 means it too) */
+    /* Quotas of the sandbox's filesystem, for the guest and the host API alike;
+       the guest gets ENOSPC (or EDQUOT for the file size) beyond them. */
+    uint64_t fs_max_bytes;    /* file contents; default 64 MiB */
+    uint64_t fs_max_entries;  /* files, directories and symlinks; default 10,000 */
+    uint64_t fs_max_file;     /* the largest file; default fs_max_bytes */
 } capsa_options;
 
 /* The most stack a sandbox's JS code can have: the guest's shadow stack is 1 MiB,
@@ -216,7 +227,102 @@ CAPSA_API void capsa_result_stats(const capsa_result *r, capsa_stats *stats);
  * when out of memory. */
 CAPSA_API char *capsa_result_json(const capsa_result *r);
 
-/* Frees memory returned by capsa (capsa_result_json). NULL is a no-op. */
+/* ---- files ------------------------------------------------------------------------ */
+
+/* Each sandbox has its own in-memory filesystem, kept across runs and resets and
+ * freed with the sandbox. The guest sees:
+ *   /            read-only
+ *   /workspace   read-write, the working directory
+ *   /tmp         read-write
+ *   /tools       read-only
+ *   /log         append-only: the guest may read and append, never truncate,
+ *                overwrite, create or remove
+ * The functions below act as the host: the guest's permissions do not bind them,
+ * the quotas do. Paths are absolute guest paths ("/workspace/a.txt"); ".." stops
+ * at "/". On failure they return a CAPSA_E* code and capsa_errmsg(sb) says which
+ * path and why; nothing is half done. */
+
+typedef enum capsa_file_type {
+    CAPSA_FILE = 1,
+    CAPSA_DIRECTORY = 2,
+    CAPSA_SYMLINK = 3,
+} capsa_file_type;
+
+typedef struct capsa_file_info {
+    size_t struct_size;       /* set by the caller to sizeof(capsa_file_info) */
+    capsa_file_type type;
+    uint64_t size;            /* bytes of a file; a symlink's target length; a
+                                 directory's entries */
+    uint64_t mtime_ns;        /* last modification, ns since the epoch */
+    int guest_writable;       /* whether the guest may change it (its mount's mode) */
+} capsa_file_info;
+
+/* Writes data[0..len) to the file at path, creating it and its parent directories
+ * or replacing its contents. data is copied. */
+CAPSA_API int capsa_fs_write(capsa_sandbox *sb, const char *path, const void *data, size_t len);
+
+/* Reads the file at path (symlinks followed). On CAPSA_OK *data is a new buffer of
+ * *len bytes plus a NUL, which the caller frees with capsa_free; otherwise *data is
+ * NULL. */
+CAPSA_API int capsa_fs_read(capsa_sandbox *sb, const char *path, char **data, size_t *len);
+
+/* Creates the directory at path and its parents; an existing directory is fine. */
+CAPSA_API int capsa_fs_mkdir(capsa_sandbox *sb, const char *path);
+
+/* Called once per entry of a listed directory, in name order ("." and ".." are
+ * not listed). name and info are valid during the call only. Return 0 to go on,
+ * anything else to stop the listing (capsa_fs_list then returns CAPSA_OK). The
+ * callback must not change the sandbox's files. */
+typedef int (*capsa_dir_fn)(void *ud, const char *name, const capsa_file_info *info);
+
+/* Lists the directory at path. */
+CAPSA_API int capsa_fs_list(capsa_sandbox *sb, const char *path, capsa_dir_fn fn, void *ud);
+
+/* Describes the node at path (a final symlink is not followed) into *info (up to
+ * info->struct_size bytes). */
+CAPSA_API int capsa_fs_stat(capsa_sandbox *sb, const char *path, capsa_file_info *info);
+
+/* Removes the file, symlink or empty directory at path; with recursive set, a
+ * directory and everything under it. Mount points (/workspace, /tmp, ...) cannot
+ * be removed (CAPSA_EINVAL). */
+CAPSA_API int capsa_fs_remove(capsa_sandbox *sb, const char *path, int recursive);
+
+/* Mount modes. */
+enum {
+    CAPSA_MOUNT_RO = 0, /* the guest may read */
+    CAPSA_MOUNT_RW = 1, /* the guest may change it, and its changes are written back */
+};
+
+/* Mounts the host directory host_dir at guest_path (created), copying its tree
+ * in now: later changes on the host are not seen. Host symlinks are copied as
+ * symlinks that resolve inside the sandbox only; devices, sockets and fifos are
+ * skipped. With CAPSA_MOUNT_RW the guest may write there, and after every run
+ * host_dir is made a copy of the subtree (files written, files the guest removed
+ * removed), never following a symlink on the host; read-write is explicit, never
+ * a default. The copy counts against the quotas. */
+CAPSA_API int capsa_fs_mount(capsa_sandbox *sb, const char *host_dir, const char *guest_path,
+                             int mode);
+
+/* Copies the tree at guest_path into the host directory host_dir (created if
+ * missing; existing files are replaced, others are left): directories and files,
+ * not symlinks. Never follows a symlink on the host. */
+CAPSA_API int capsa_fs_copy_out(capsa_sandbox *sb, const char *guest_path, const char *host_dir);
+
+/* The tree at guest_path as a POSIX tar stream (names relative to it). On
+ * CAPSA_OK *data is a new buffer of *len bytes that the caller frees with
+ * capsa_free. */
+CAPSA_API int capsa_fs_export_tar(capsa_sandbox *sb, const char *guest_path, char **data,
+                                  size_t *len);
+
+/* Extracts the tar stream data[0..len) (copied as needed) under guest_path
+ * (created). A name that would leave guest_path, an unsupported entry type or a
+ * malformed stream refuses the whole archive before anything is written
+ * (CAPSA_EINVAL); over a quota, CAPSA_ENOSPC. */
+CAPSA_API int capsa_fs_import_tar(capsa_sandbox *sb, const char *guest_path, const void *data,
+                                  size_t len);
+
+/* Frees memory returned by capsa (capsa_result_json, capsa_fs_read,
+ * capsa_fs_export_tar). NULL is a no-op. */
 CAPSA_API void capsa_free(void *ptr);
 
 #ifdef __cplusplus

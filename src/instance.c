@@ -120,8 +120,37 @@ void capsa__instance_free(capsa__instance *g)
 {
     if (!g)
         return;
+    capsa__wasi_finish(&g->wasi);
     Z_guest_free(&g->inst);
     capsa__free(g->alloc, g);
+}
+
+/* What every guest is started with: the whole filesystem preopened as fd 3 (so
+ * wasi-libc resolves every absolute path through it; the mounts decide what the
+ * guest may do), and no arguments or environment of the host's. The image is
+ * made with the same, so the wasi-libc state it holds matches every instance. */
+static const capsa__wasi_preopen guest_preopens[] = { { "/", "/" } };
+static const char *const guest_argv[] = { "capsa" };
+static const char *const guest_envp[] = { "HOME=/workspace", "PWD=/workspace", "TMPDIR=/tmp" };
+static const capsa__wasi_config guest_wasi = {
+    guest_preopens, 1, guest_argv, 1, guest_envp, 3, NULL, 0,
+};
+
+/* Gives the instance its WASI state over vfs. Returns CAPSA_OK or CAPSA_ENOMEM. */
+static int wasi_start(capsa__instance *g, capsa__vfs *vfs, char *msg, size_t msgsize)
+{
+    capsa__wasi_output_fn output = g->wasi.output;
+    void *ud = g->wasi.output_ud;
+    const wasm_rt_memory_t *memory = g->wasi.memory;
+    int err = capsa__wasi_init(&g->wasi, g->alloc, vfs, &guest_wasi);
+    g->wasi.output = output;
+    g->wasi.output_ud = ud;
+    g->wasi.memory = memory;
+    if (err) {
+        snprintf(msg, msgsize, "cannot give the guest its files (WASI error %d)", err);
+        return CAPSA_ENOMEM;
+    }
+    return CAPSA_OK;
 }
 
 /* ---- the image ------------------------------------------------------------------- */
@@ -153,9 +182,19 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
     img->alloc = a;
     img->memory.fd = -1;
 
+    /* The guest starts over a filesystem of its own, thrown away with it. */
+    capsa__vfs *vfs = NULL;
+    int rc = capsa__vfs_new(a, NULL, &vfs) == 0 ? wasi_start(g, vfs, msg, msgsize) : CAPSA_ENOMEM;
+    if (rc != CAPSA_OK) {
+        capsa__instance_free(g);
+        capsa__vfs_free(vfs);
+        capsa__image_free(img);
+        if (!vfs)
+            snprintf(msg, msgsize, "out of memory for the guest image's filesystem");
+        return rc;
+    }
     int32_t status = CAPSA_GUEST_OK;
     int trap = protected_call(g, NULL, step_init, &status, NULL);
-    int rc = CAPSA_OK;
     if (trap == CAPSA__TRAP_NOMEM) {
         snprintf(msg, msgsize, "out of memory while creating the guest");
         rc = CAPSA_ENOMEM;
@@ -182,6 +221,7 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
         }
     }
     capsa__instance_free(g);
+    capsa__vfs_free(vfs);
     if (rc != CAPSA_OK) {
         capsa__image_free(img);
         return rc;
@@ -265,12 +305,15 @@ int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *
     return CAPSA_OK;
 }
 
-int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
+int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks, capsa__vfs *vfs,
                          uint64_t memory_limit, uint32_t max_stack, char *msg, size_t msgsize)
 {
     g->host.hooks = *hooks;
     g->wasi.output = hooks->output;
     g->wasi.output_ud = hooks->ud;
+    int rc = wasi_start(g, vfs, msg, msgsize);
+    if (rc != CAPSA_OK)
+        return rc;
     uint64_t pages = memory_limit / CAPSA__WASM_PAGE;
     if (pages < g->inst.w2c_memory.max_pages)
         g->inst.w2c_memory.max_pages = (uint32_t)pages;
@@ -290,12 +333,12 @@ int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
 }
 
 int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
-                        uint64_t memory_limit, uint32_t max_stack, capsa__instance **out,
-                        char *msg, size_t msgsize)
+                        capsa__vfs *vfs, uint64_t memory_limit, uint32_t max_stack,
+                        capsa__instance **out, char *msg, size_t msgsize)
 {
     int rc = capsa__instance_fresh(img, out, msg, msgsize);
-    if (rc == CAPSA_OK &&
-        (rc = capsa__instance_bind(*out, hooks, memory_limit, max_stack, msg, msgsize)) != CAPSA_OK) {
+    if (rc == CAPSA_OK && (rc = capsa__instance_bind(*out, hooks, vfs, memory_limit, max_stack,
+                                                     msg, msgsize)) != CAPSA_OK) {
         capsa__instance_free(*out);
         *out = NULL;
     }

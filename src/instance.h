@@ -9,6 +9,7 @@
 
 #include "capsa.h"
 #include "rt.h"
+#include "vfs.h"
 #include "wasi.h"
 
 typedef struct capsa__instance capsa__instance;
@@ -39,17 +40,18 @@ void capsa__image_free(capsa__image *img);
  * is NULL and msg (size msgsize) says why. */
 int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *msg, size_t msgsize);
 
-/* Binds a fresh instance to its owner, once: the hooks it reports to, at most
+/* Binds a fresh instance to its owner, once: the hooks it reports to, the
+ * filesystem it sees (borrowed: it must outlive the instance), at most
  * memory_limit bytes of linear memory, a JS stack limit of max_stack bytes (0: the
  * most there is), and a Math.random seed of its own. On failure the instance must
  * be freed. */
-int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
+int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks, capsa__vfs *vfs,
                          uint64_t memory_limit, uint32_t max_stack, char *msg, size_t msgsize);
 
 /* capsa__instance_fresh and capsa__instance_bind in one; *out is NULL on failure. */
 int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
-                        uint64_t memory_limit, uint32_t max_stack, capsa__instance **out,
-                        char *msg, size_t msgsize);
+                        capsa__vfs *vfs, uint64_t memory_limit, uint32_t max_stack,
+                        capsa__instance **out, char *msg, size_t msgsize);
 
 /* Frees the instance, its memory reservation included. NULL is a no-op. */
 void capsa__instance_free(capsa__instance *g);

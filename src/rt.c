@@ -76,6 +76,8 @@ typedef struct rt_thread {
 } rt_thread;
 
 static __thread rt_thread tls;
+/* The code of the last proc_exit on this thread (capsa__rt_exit). */
+static __thread uint32_t tls_exit_code;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_status = -1;
@@ -124,6 +126,7 @@ const char *capsa__rt_trap_message(int trap)
     case CAPSA__TRAP_NOMEM: return "out of memory while creating the guest";
     case CAPSA__TRAP_TIMEOUT: return "time limit reached";
     case CAPSA__TRAP_FUEL: return "fuel (instruction budget) exhausted";
+    case CAPSA__TRAP_EXIT: return "the guest exited (proc_exit)";
     default: return "unknown trap";
     }
 }
@@ -275,6 +278,17 @@ uint64_t capsa__rt_deadline_ns(void)
 _Noreturn void capsa__rt_timeout(void)
 {
     trap_to_host(CAPSA__TRAP_TIMEOUT);
+}
+
+_Noreturn void capsa__rt_exit(uint32_t code)
+{
+    tls_exit_code = code;
+    trap_to_host(CAPSA__TRAP_EXIT);
+}
+
+uint32_t capsa__rt_exit_code(void)
+{
+    return tls_exit_code;
 }
 
 /* The next slice for the innermost frame: the rest of the budget, at most a

@@ -26,6 +26,7 @@ enum {
     CAPSA__TRAP_NOMEM = 0x100,   /* allocation failed while creating a guest */
     CAPSA__TRAP_TIMEOUT = 0x101, /* the call's wall-clock deadline passed */
     CAPSA__TRAP_FUEL = 0x102,    /* the call spent its fuel */
+    CAPSA__TRAP_EXIT = 0x103,    /* the guest called proc_exit (capsa__rt_exit) */
 };
 
 /* What one guest call may spend. Fuel counts metering points (function entries
@@ -46,6 +47,13 @@ uint64_t capsa__rt_deadline_ns(void);
 /* Stops the guest call running on this thread with CAPSA__TRAP_TIMEOUT; for host
  * functions (called by the guest) that reach the deadline while waiting. */
 _Noreturn void capsa__rt_timeout(void);
+
+/* Stops the guest call running on this thread with CAPSA__TRAP_EXIT, as a trap
+ * does: for proc_exit. The code is kept for capsa__rt_exit_code. */
+_Noreturn void capsa__rt_exit(uint32_t code);
+
+/* The code of the last capsa__rt_exit on this thread (0 if none yet). */
+uint32_t capsa__rt_exit_code(void);
 
 /* Prepares the process once (signal handlers); returns 0 or -1 if that failed. */
 int capsa__rt_init(void);

@@ -1,6 +1,7 @@
 /* Engines and sandboxes: lifecycle, runs, output collection and results. A
- * sandbox owns one guest instance; a trap discards the instance and the next call
- * makes a fresh one, so a sandbox stays usable after anything the guest does. */
+ * sandbox owns one guest instance and its filesystem; a trap discards the
+ * instance and the next call makes a fresh one, so a sandbox stays usable after
+ * anything the guest does, with its files. */
 #include "sandbox.h"
 
 #include <stdarg.h>
@@ -184,14 +185,14 @@ static int make_instance(capsa_sandbox *sb)
     capsa__instance_hooks hooks = { on_output, on_result, sb };
     capsa__instance *g = pool_take(sb->engine);
     if (g) {
-        if (capsa__instance_bind(g, &hooks, sb->opts.memory_limit, sb->opts.max_stack,
+        if (capsa__instance_bind(g, &hooks, sb->vfs, sb->opts.memory_limit, sb->opts.max_stack,
                                  sb->errmsg, sizeof(sb->errmsg)) == CAPSA_OK) {
             sb->inst = g;
             return CAPSA_OK;
         }
         capsa__instance_free(g);
     }
-    return capsa__instance_new(sb->engine->image, &hooks, sb->opts.memory_limit,
+    return capsa__instance_new(sb->engine->image, &hooks, sb->vfs, sb->opts.memory_limit,
                                sb->opts.max_stack, &sb->inst,
                                sb->errmsg, sizeof(sb->errmsg));
 }
@@ -239,6 +240,8 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
         return CAPSA_EINVAL;
     if (o.max_output == 0)
         o.max_output = DEFAULT_MAX_OUTPUT;
+    if (o.fs_max_file > o.fs_max_bytes && o.fs_max_bytes)
+        return CAPSA_EINVAL;
 
     /* Count first, so that racing threads never exceed a cap together. */
     if (__atomic_add_fetch(&engine->live, 1, __ATOMIC_RELAXED) > engine->max_sandboxes) {
@@ -259,8 +262,10 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     sb->engine = engine;
     sb->alloc = &engine->alloc;
     sb->opts = o;
-    int rc = make_instance(sb);
+    capsa__vfs_quota quota = { o.fs_max_bytes, o.fs_max_entries, o.fs_max_file };
+    int rc = capsa__vfs_new(sb->alloc, &quota, &sb->vfs) == 0 ? make_instance(sb) : CAPSA_ENOMEM;
     if (rc != CAPSA_OK) {
+        capsa__vfs_free(sb->vfs);
         capsa__free(sb->alloc, sb);
         uncount(engine);
         return rc;
@@ -282,7 +287,9 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
 {
     if (!sb)
         return;
-    capsa__instance_free(sb->inst);
+    capsa__instance_free(sb->inst); /* before the files: its fds hold nodes */
+    capsa__vfs_free(sb->vfs);
+    capsa__fs_free_mounts(sb);
     result_free(&sb->result, sb->alloc);
     capsa_engine *engine = sb->engine;
     capsa__free(sb->alloc, sb);
@@ -345,6 +352,23 @@ static void result_set_stopped(capsa_sandbox *sb, const char *name)
                                                    sb->errmsg, strlen(sb->errmsg)) == 0;
 }
 
+/* Writes the read-write host mounts back after a run, whatever its outcome (the
+ * files are kept even when the guest was stopped). A failure is told on the
+ * run's stderr: the run itself happened. */
+static void write_back(capsa_sandbox *sb)
+{
+    if (!sb->n_rw_mounts)
+        return;
+    char saved[sizeof(sb->errmsg)];
+    memcpy(saved, sb->errmsg, sizeof(saved));
+    if (capsa__fs_sync(sb) != CAPSA_OK) {
+        char line[sizeof(sb->errmsg) + 16];
+        int n = snprintf(line, sizeof(line), "[capsa: %s]\n", sb->errmsg);
+        on_output(sb, CAPSA_STDERR, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+    }
+    memcpy(sb->errmsg, saved, sizeof(saved));
+}
+
 CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
                         const char *filename, const capsa_result **out)
 {
@@ -379,6 +403,7 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
     r->stats.wall_ms = now_ms() - t0;
     r->stats.memory_bytes = capsa__instance_memory_bytes(sb->inst);
     r->status = rc;
+    write_back(sb);
     switch (rc) {
     case CAPSA_OK:
         set_error(sb, "not an error");

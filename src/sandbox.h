@@ -8,7 +8,9 @@
 
 #include "buf.h"
 #include "capsa.h"
+#include "fs.h"
 #include "instance.h"
+#include "vfs.h"
 
 struct capsa_engine {
     capsa_allocator alloc;
@@ -36,8 +38,11 @@ struct capsa_sandbox {
     const capsa_allocator *alloc;
     capsa_options opts;
     capsa__instance *inst; /* NULL after a trap or a failed reset: made anew on use */
+    capsa__vfs *vfs;       /* the sandbox's files: kept across runs and resets */
+    capsa__rw_mount *rw_mounts; /* host directories written back after each run */
+    size_t n_rw_mounts;
     capsa_result result;
-    char errmsg[512];
+    char errmsg[1024];
 };
 
 #endif

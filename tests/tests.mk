@@ -3,7 +3,7 @@
 
 TEST_BIN    := $(BUILD)/tests
 TEST_CFLAGS := -std=gnu11 -O1 -g -pthread $(WARN) $(SAN_FLAGS) -Iinclude -Itests/unit
-UNIT_TESTS  := test_api
+UNIT_TESTS  := test_api test_vfs test_fs test_policy
 
 $(TEST_BIN)/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libcapsa.a
 	@mkdir -p $(TEST_BIN)
@@ -22,6 +22,7 @@ $(TEST_BIN)/dtoa_exact: tests/dtoa/dtoa_diff.c $(QJS)/.stamp
 -include tests/rt/rt.mk
 -include tests/adversarial/adversarial.mk
 -include tests/soak/soak.mk
+-include tests/wasi/wasi.mk
 
 TEST_PROGRAMS = $(UNIT_TESTS:%=$(TEST_BIN)/%) $(TEST_BIN)/dtoa_ref $(TEST_BIN)/dtoa_exact
 

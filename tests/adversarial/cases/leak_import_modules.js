@@ -1,4 +1,5 @@
-// Dynamic import reaches no module: not the QuickJS ones, not Node's, not files.
+// Dynamic import reaches no module but the sandbox's own fs: not the QuickJS ones,
+// not Node's, not host files (the scratch directory's canary is not in the sandbox).
 const out = [];
 for (const spec of ['os', 'std', 'fs', 'node:fs', 'child_process', 'qjs:os', './canary.txt',
   'canary.txt', '/etc/passwd', 'file:///etc/passwd', 'data:text/javascript,export default 1',

@@ -1,0 +1,1003 @@
+// capsa guest runtime: Node's `fs` over the sandbox's filesystem, `require` for the
+// built-in modules, and the helpers of the ES module loader (guest/fs.c). Evaluated once
+// per context as a global script, after web.js; its completion value
+// { fs, moduleError, importMeta } is for fs.c. Nothing here reaches the host but through
+// the natives of __capsaFs (whole-file reads and writes, directories, links, stats).
+//
+// The filesystem: `/` read-only, `/workspace` read-write (the working directory),
+// `/tmp` read-write, `/tools` read-only, `/log` append-only (files there can be read and
+// appended to, never created, truncated, renamed or removed: EPERM).
+//
+// Behaviour follows Node.js v20 (messages, codes, errno values of Linux). Where it differs:
+// - fs.readFile, fs.writeFile and the other asynchronous functions call back when their
+//   last argument is a function, as Node's do, and otherwise return a promise (Node
+//   throws without a callback). fs.exists(path) resolves to a boolean, and
+//   fs.promises.exists too (Node has neither promise). The work itself is synchronous.
+// - File descriptors (fs.open, fs.read, streams, watchers) are not available: a path is
+//   a string, a Uint8Array or a file: URL. Data read without an encoding is a Uint8Array,
+//   where Node returns a Buffer (a Uint8Array too).
+// - Relative paths resolve against /workspace. A ".." above "/" stays at "/", as POSIX
+//   has it ("/workspace/../../etc" is "/etc"); WASI itself would refuse the path.
+// - A path that WASI will not let the guest reach (ENOTCAPABLE) is reported as EACCES;
+//   a write over the quota of the largest file is EDQUOT ("disk quota exceeded"), of the
+//   whole filesystem ENOSPC.
+// - Stats: mode holds the type and 0o644 (files), 0o755 (directories) or 0o777 (links)
+//   whatever the mount allows; uid and gid are 0; birthtime is ctime; a directory's size
+//   is its number of entries; blocks count 4 KiB blocks as ext4 allocates them.
+//   fs.access checks existence only, not the mode.
+// - ES modules are cached by path for the life of the sandbox, as in a Node process:
+//   importing a file again after changing it gives the module first loaded.
+
+(function () {
+  'use strict';
+
+  // ---------------------------------------------------------------------------
+  // Host bridge
+  // ---------------------------------------------------------------------------
+
+  const host = globalThis.__capsaFs;
+  delete globalThis.__capsaFs;
+  const {
+    read: hostRead, write: hostWrite, stat: hostStat, readdir: hostReaddir,
+    mkdir: hostMkdir, rmdir: hostRmdir, unlink: hostUnlink, rename: hostRename,
+    symlink: hostSymlink, readlink: hostReadlink, truncate: hostTruncate,
+    utimes: hostUtimes, resolve: hostResolve, describe: hostDescribe,
+  } = host;
+  const { inspect } = host.runtime;
+
+  // ---------------------------------------------------------------------------
+  // Intrinsics, captured before user code can replace them
+  // ---------------------------------------------------------------------------
+
+  const uncurry = (fn) => Function.prototype.call.bind(fn);
+  const getter = (proto, name) =>
+    uncurry(Object.getOwnPropertyDescriptor(proto, name).get);
+  const { defineProperty, freeze, keys: objectKeys } = Object;
+  const reflectApply = Reflect.apply;
+  const ErrorCtor = Error;
+  const TypeErrorCtor = TypeError;
+  const RangeErrorCtor = RangeError;
+  const PromiseCtor = Promise;
+  const promiseResolve = (v) => reflectApply(Promise.resolve, PromiseCtor, [v]);
+  const promiseReject = (e) => reflectApply(Promise.reject, PromiseCtor, [e]);
+  const DateCtor = Date;
+  const dateGetTime = uncurry(Date.prototype.getTime);
+  const dateNow = Date.now;
+  const mathFloor = Math.floor;
+  const mathCeil = Math.ceil;
+  const mathRound = Math.round;
+  const mathRandom = Math.random;
+  const numberIsFinite = Number.isFinite;
+  const numberIsInteger = Number.isInteger;
+  const fromCharCode = String.fromCharCode;
+  const stringIncludes = uncurry(String.prototype.includes);
+  const stringSlice = uncurry(String.prototype.slice);
+  const stringSplit = uncurry(String.prototype.split);
+  const stringCharCodeAt = uncurry(String.prototype.charCodeAt);
+  const stringLastIndexOf = uncurry(String.prototype.lastIndexOf);
+  const stringToLowerCase = uncurry(String.prototype.toLowerCase);
+  const stringReplace = uncurry(String.prototype.replace);
+  const stringStartsWith = uncurry(String.prototype.startsWith);
+  const arrayPush = uncurry(Array.prototype.push);
+  const arrayPop = uncurry(Array.prototype.pop);
+  const arrayJoin = uncurry(Array.prototype.join);
+  const arraySlice = uncurry(Array.prototype.slice);
+  const arrayConcat = uncurry(Array.prototype.concat);
+  const arrayIncludes = uncurry(Array.prototype.includes);
+  const Uint8ArrayCtor = Uint8Array;
+  const isView = ArrayBuffer.isView;
+  const arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength');
+  const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+  const typedArrayTag = getter(TypedArrayPrototype, Symbol.toStringTag);
+  const typedArrayBuffer = getter(TypedArrayPrototype, 'buffer');
+  const typedArrayByteOffset = getter(TypedArrayPrototype, 'byteOffset');
+  const typedArrayByteLength = getter(TypedArrayPrototype, 'byteLength');
+  const dataViewBuffer = getter(DataView.prototype, 'buffer');
+  const dataViewByteOffset = getter(DataView.prototype, 'byteOffset');
+  const dataViewByteLength = getter(DataView.prototype, 'byteLength');
+  const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const decoderDecode = uncurry(TextDecoder.prototype.decode);
+  const utf8Encoder = new TextEncoder();
+  const encoderEncode = uncurry(TextEncoder.prototype.encode);
+  const btoaFn = btoa;
+  const decodeURIComponentFn = decodeURIComponent;
+  const encodeURIFn = encodeURI;
+  const setImmediateFn = setImmediate;
+
+  const isArrayBuffer = (v) => {
+    try {
+      arrayBufferByteLength(v);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const isDataView = (v) => {
+    try {
+      dataViewBuffer(v);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const isUint8Array = (v) => typedArrayTag(v) === 'Uint8Array';
+  const decodeUtf8 = (bytes) => decoderDecode(utf8Decoder, bytes);
+
+  // ---------------------------------------------------------------------------
+  // Errors
+  // ---------------------------------------------------------------------------
+
+  // Node's error shapes, shared with web.js.
+  const { nodeError, describeReceived } = host.web;
+
+  const invalidArgType = (name, expected, value) => nodeError(TypeErrorCtor,
+    'ERR_INVALID_ARG_TYPE', `The "${name}" ${stringIncludes(name, '.') ? 'property' : 'argument'} ` +
+    `must be ${expected}.${describeReceived(value)}`);
+  const invalidArgValue = (name, value, reason) => {
+    let shown = inspect(value);
+    if (shown.length > 128) shown = `${stringSlice(shown, 0, 128)}...`;
+    return nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_VALUE',
+      `The argument '${name}' ${reason}. Received ${shown}`);
+  };
+
+  // A native that fails returns -(phase * PHASE + errno), errno as WASI numbers it; the
+  // phase says which of its system calls failed (guest/fs.c).
+  const PHASE = 1000;
+  const failed = (r) => typeof r === 'number';
+  const phaseOf = (r) => mathFloor(-r / PHASE);
+  const codeOf = (r) => hostDescribe(-r % PHASE)[0];
+
+  // Node's error for a failed system call: "ENOENT: no such file or directory, open 'x'"
+  // with errno (Linux's, negative), code, syscall, and path and dest when known.
+  function uvError(r, syscall, path, dest) {
+    const [code, errno, text] = hostDescribe(-r % PHASE);
+    let message = `${code}: ${text}, ${syscall}`;
+    if (path !== undefined) message += ` '${path}'`;
+    if (dest !== undefined) message += ` -> '${dest}'`;
+    const err = new ErrorCtor(message);
+    err.errno = errno;
+    err.code = code;
+    err.syscall = syscall;
+    if (path !== undefined) err.path = path;
+    if (dest !== undefined) err.dest = dest;
+    return err;
+  }
+
+  // Node's SystemError, for rm on a directory without `recursive`.
+  class SystemError extends ErrorCtor {}
+  defineProperty(SystemError.prototype, 'name', {
+    value: 'SystemError', writable: true, enumerable: false, configurable: true,
+  });
+
+  function rmIsDirectory(path) {
+    const err = new SystemError(
+      `Path is a directory: rm returned EISDIR (is a directory) ${path}`);
+    err.code = 'ERR_FS_EISDIR';
+    err.info = { code: 'EISDIR', message: 'is a directory', path, syscall: 'rm', errno: 21 };
+    err.errno = 21;
+    err.syscall = 'rm';
+    err.path = path;
+    return err;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Arguments
+  // ---------------------------------------------------------------------------
+
+  function fileURLToPath(url) {
+    if (url.protocol !== 'file:') {
+      throw nodeError(TypeErrorCtor, 'ERR_INVALID_URL_SCHEME', 'The URL must be of scheme file');
+    }
+    if (url.hostname !== '' && url.hostname !== 'localhost') {
+      throw nodeError(TypeErrorCtor, 'ERR_INVALID_FILE_URL_HOST',
+        'File URL host must be "localhost" or empty on linux');
+    }
+    const pathname = url.pathname;
+    if (stringIncludes(stringToLowerCase(pathname), '%2f')) {
+      throw nodeError(TypeErrorCtor, 'ERR_INVALID_FILE_URL_PATH',
+        'File URL path must not include encoded / characters');
+    }
+    return decodeURIComponentFn(pathname);
+  }
+
+  // A path argument as a string: a string, the UTF-8 of a Uint8Array, or a file: URL.
+  function toPath(value, name) {
+    if (typeof value !== 'string') {
+      if (isUint8Array(value)) {
+        value = decodeUtf8(value);
+      } else if (value !== null && typeof value === 'object' &&
+                 typeof value.href === 'string' && typeof value.protocol === 'string') {
+        value = fileURLToPath(value);
+      } else {
+        throw invalidArgType(name, 'of type string or an instance of Buffer or URL', value);
+      }
+    }
+    if (stringIncludes(value, '\u0000')) {
+      throw invalidArgValue(name, value,
+        'must be a string, Uint8Array, or URL without null bytes');
+    }
+    return value;
+  }
+
+  const encodings = {
+    __proto__: null, utf8: 'utf8', 'utf-8': 'utf8', latin1: 'latin1', binary: 'latin1',
+    ascii: 'ascii', hex: 'hex', base64: 'base64', base64url: 'base64url', ucs2: 'utf16le',
+    'ucs-2': 'utf16le', utf16le: 'utf16le', 'utf-16le': 'utf16le', buffer: 'buffer',
+  };
+
+  // The encoding named by an options argument (a string or { encoding }), or `fallback`.
+  function getEncoding(options, fallback) {
+    let encoding = options;
+    if (options !== null && typeof options === 'object') encoding = options.encoding;
+    else if (options !== undefined && options !== null && typeof options !== 'string') {
+      throw invalidArgType('options', 'one of type string or object', options);
+    }
+    if (encoding === undefined || encoding === null) return fallback;
+    const known = typeof encoding === 'string' ?
+      (encodings[encoding] || encodings[stringToLowerCase(encoding)]) : undefined;
+    if (known === undefined) throw invalidArgValue('encoding', encoding, 'is invalid encoding');
+    return known;
+  }
+
+  function getBoolean(options, name) {
+    if (options === null || typeof options !== 'object') return false;
+    const value = options[name];
+    if (value === undefined) return false;
+    if (typeof value !== 'boolean') {
+      throw invalidArgType(`options.${name}`, 'of type boolean', value);
+    }
+    return value;
+  }
+
+  // The bytes of any ArrayBuffer view or ArrayBuffer, as a Uint8Array over the same memory.
+  function bytesOf(data) {
+    if (isView(data)) {
+      if (isDataView(data)) {
+        return new Uint8ArrayCtor(dataViewBuffer(data), dataViewByteOffset(data),
+          dataViewByteLength(data));
+      }
+      return isUint8Array(data) ? data : new Uint8ArrayCtor(typedArrayBuffer(data),
+        typedArrayByteOffset(data), typedArrayByteLength(data));
+    }
+    if (isArrayBuffer(data)) return new Uint8ArrayCtor(data);
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Encodings (Node's Buffer#toString and Buffer.from(string, encoding))
+  // ---------------------------------------------------------------------------
+
+  function latin1Of(bytes, mask) {
+    let s = '';
+    for (let i = 0; i < bytes.length; i += 8192) {
+      const end = i + 8192 < bytes.length ? i + 8192 : bytes.length;
+      const codes = [];
+      for (let j = i; j < end; j++) codes[j - i] = bytes[j] & mask;
+      s += reflectApply(fromCharCode, undefined, codes);
+    }
+    return s;
+  }
+
+  const hexDigits = '0123456789abcdef';
+
+  function decode(bytes, encoding) {
+    switch (encoding) {
+      case 'utf8': return decodeUtf8(bytes);
+      case 'latin1': return latin1Of(bytes, 0xff);
+      case 'ascii': return latin1Of(bytes, 0x7f);
+      case 'hex': {
+        const parts = [];
+        for (let i = 0; i < bytes.length; i++) {
+          parts[i] = hexDigits[bytes[i] >> 4] + hexDigits[bytes[i] & 15];
+        }
+        return arrayJoin(parts, '');
+      }
+      case 'base64': return btoaFn(latin1Of(bytes, 0xff));
+      case 'base64url':
+        return stringReplace(stringReplace(stringReplace(btoaFn(latin1Of(bytes, 0xff)),
+          /\+/g, '-'), /\//g, '_'), /=+$/, '');
+      case 'utf16le': {
+        let s = '';
+        for (let i = 0; i + 1 < bytes.length; i += 2) s += fromCharCode(bytes[i] | bytes[i + 1] << 8);
+        return s;
+      }
+    }
+    return decodeUtf8(bytes);
+  }
+
+  function base64Value(c) {
+    if (c >= 65 && c <= 90) return c - 65;
+    if (c >= 97 && c <= 122) return c - 71;
+    if (c >= 48 && c <= 57) return c + 4;
+    if (c === 43 || c === 45) return 62;
+    if (c === 47 || c === 95) return 63;
+    return -1;
+  }
+
+  function hexValue(c) {
+    if (c >= 48 && c <= 57) return c - 48;
+    if (c >= 97 && c <= 102) return c - 87;
+    if (c >= 65 && c <= 70) return c - 55;
+    return -1;
+  }
+
+  // A string's bytes in an encoding; UTF-8 is left to the native (the string itself).
+  function encode(string, encoding) {
+    switch (encoding) {
+      case 'latin1': case 'ascii': {
+        const out = new Uint8ArrayCtor(string.length);
+        for (let i = 0; i < string.length; i++) out[i] = stringCharCodeAt(string, i);
+        return out;
+      }
+      case 'hex': {
+        const out = new Uint8ArrayCtor(string.length >> 1);
+        let n = 0;
+        for (; n < out.length; n++) {
+          const hi = hexValue(stringCharCodeAt(string, 2 * n));
+          const lo = hexValue(stringCharCodeAt(string, 2 * n + 1));
+          if (hi < 0 || lo < 0) break;
+          out[n] = hi << 4 | lo;
+        }
+        return n === out.length ? out : new Uint8ArrayCtor(typedArrayBuffer(out), 0, n);
+      }
+      case 'base64': case 'base64url': {
+        // Lenient, as Node's: characters outside both alphabets are skipped, '=' ends it.
+        const out = new Uint8ArrayCtor((string.length * 3 >> 2) + 3);
+        let n = 0, acc = 0, bits = 0;
+        for (let i = 0; i < string.length; i++) {
+          const c = stringCharCodeAt(string, i);
+          if (c === 61) break;
+          const v = base64Value(c);
+          if (v < 0) continue;
+          acc = (acc << 6 | v) & 0xffffff;
+          bits += 6;
+          if (bits >= 8) {
+            bits -= 8;
+            out[n++] = acc >> bits & 0xff;
+          }
+        }
+        return new Uint8ArrayCtor(typedArrayBuffer(out), 0, n);
+      }
+      case 'utf16le': {
+        const out = new Uint8ArrayCtor(string.length * 2);
+        for (let i = 0; i < string.length; i++) {
+          const c = stringCharCodeAt(string, i);
+          out[2 * i] = c & 0xff;
+          out[2 * i + 1] = c >> 8;
+        }
+        return out;
+      }
+    }
+    return string;
+  }
+
+  // ---------------------------------------------------------------------------
+  // POSIX path strings (path.normalize, path.join, path.dirname)
+  // ---------------------------------------------------------------------------
+
+  function normalizePath(p) {
+    if (p === '') return '.';
+    const absolute = p[0] === '/';
+    const trailing = p[p.length - 1] === '/';
+    const parts = stringSplit(p, '/');
+    const out = [];
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      if (part === '' || part === '.') continue;
+      if (part === '..') {
+        if (out.length && out[out.length - 1] !== '..') arrayPop(out);
+        else if (!absolute) arrayPush(out, '..');
+      } else {
+        arrayPush(out, part);
+      }
+    }
+    let s = arrayJoin(out, '/');
+    if (s === '' && !absolute) s = '.';
+    if (s !== '' && trailing) s += '/';
+    return absolute ? `/${s}` : s;
+  }
+
+  const joinPath = (a, b) => normalizePath(`${a}/${b}`);
+
+  function dirnamePath(p) {
+    let end = p.length;
+    while (end > 1 && p[end - 1] === '/') end--;
+    const slash = stringLastIndexOf(stringSlice(p, 0, end), '/');
+    if (slash < 0) return '.';
+    if (slash === 0) return '/';
+    let cut = slash;
+    while (cut > 1 && p[cut - 1] === '/') cut--;
+    return stringSlice(p, 0, cut);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Stats and Dirent
+  // ---------------------------------------------------------------------------
+
+  const S_IFMT = 0o170000, S_IFREG = 0o100000, S_IFDIR = 0o040000, S_IFLNK = 0o120000;
+  const S_IFIFO = 0o010000, S_IFSOCK = 0o140000, S_IFCHR = 0o020000, S_IFBLK = 0o060000;
+  // Node's numbering of types (guest/fs.c gives them), and their mode bits.
+  const TYPE_FILE = 1, TYPE_DIR = 2, TYPE_LINK = 3;
+  const modeOfType = [0, S_IFREG | 0o644, S_IFDIR | 0o755, S_IFLNK | 0o777, S_IFIFO | 0o644,
+    S_IFSOCK | 0o755, S_IFCHR | 0o644, S_IFBLK | 0o644];
+
+  class Stats {
+    constructor(s) {
+      // s: [type, size, atimeMs, mtimeMs, ctimeMs, ino, nlink, dev] from the native.
+      this.dev = s[7];
+      this.mode = modeOfType[s[0]] || 0;
+      this.nlink = s[6];
+      this.uid = 0;
+      this.gid = 0;
+      this.rdev = 0;
+      this.blksize = 4096;
+      this.ino = s[5];
+      this.size = s[1];
+      this.blocks = mathCeil(s[1] / 4096) * 8; // 512-byte units, in 4 KiB blocks
+      this.atimeMs = s[2];
+      this.mtimeMs = s[3];
+      this.ctimeMs = s[4];
+      this.birthtimeMs = s[4];
+      // Rounded to the millisecond, as Node's dateFromMs.
+      this.atime = new DateCtor(mathRound(s[2]));
+      this.mtime = new DateCtor(mathRound(s[3]));
+      this.ctime = new DateCtor(mathRound(s[4]));
+      this.birthtime = new DateCtor(mathRound(s[4]));
+    }
+    isDirectory() { return (this.mode & S_IFMT) === S_IFDIR; }
+    isFile() { return (this.mode & S_IFMT) === S_IFREG; }
+    isBlockDevice() { return (this.mode & S_IFMT) === S_IFBLK; }
+    isCharacterDevice() { return (this.mode & S_IFMT) === S_IFCHR; }
+    isSymbolicLink() { return (this.mode & S_IFMT) === S_IFLNK; }
+    isFIFO() { return (this.mode & S_IFMT) === S_IFIFO; }
+    isSocket() { return (this.mode & S_IFMT) === S_IFSOCK; }
+  }
+
+  const kType = Symbol('type');
+
+  class Dirent {
+    constructor(name, type, path) {
+      this.name = name;
+      this.parentPath = path;
+      this.path = path;
+      this[kType] = type;
+    }
+    isDirectory() { return this[kType] === TYPE_DIR; }
+    isFile() { return this[kType] === TYPE_FILE; }
+    isBlockDevice() { return this[kType] === 7; }
+    isCharacterDevice() { return this[kType] === 6; }
+    isSymbolicLink() { return this[kType] === TYPE_LINK; }
+    isFIFO() { return this[kType] === 4; }
+    isSocket() { return this[kType] === 5; }
+  }
+
+  // ---------------------------------------------------------------------------
+  // The synchronous functions
+  // ---------------------------------------------------------------------------
+
+  function readFileSync(path, options) {
+    path = toPath(path, 'path');
+    const encoding = getEncoding(options, 'buffer');
+    const r = hostRead(path);
+    if (failed(r)) {
+      const phase = phaseOf(r);
+      throw phase === 0 ? uvError(r, 'open', path) : uvError(r, phase === 1 ? 'read' : 'fstat');
+    }
+    const bytes = new Uint8ArrayCtor(r);
+    return encoding === 'buffer' ? bytes : decode(bytes, encoding);
+  }
+
+  const WRITE_APPEND = 1, WRITE_EXCL = 2;
+  const writeFlags = {
+    __proto__: null, w: 0, 'w+': 0, wx: WRITE_EXCL, xw: WRITE_EXCL, 'wx+': WRITE_EXCL,
+    'xw+': WRITE_EXCL, a: WRITE_APPEND, 'a+': WRITE_APPEND, as: WRITE_APPEND,
+    'as+': WRITE_APPEND, ax: WRITE_APPEND | WRITE_EXCL, xa: WRITE_APPEND | WRITE_EXCL,
+    'ax+': WRITE_APPEND | WRITE_EXCL, 'xa+': WRITE_APPEND | WRITE_EXCL,
+  };
+
+  function writeData(path, data, options, defaultFlag) {
+    path = toPath(path, 'path');
+    const encoding = getEncoding(options, 'utf8');
+    let flag = defaultFlag;
+    if (options !== null && typeof options === 'object' && options.flag !== undefined) {
+      flag = options.flag;
+    }
+    const flags = typeof flag === 'string' ? writeFlags[flag] : undefined;
+    if (flags === undefined) throw invalidArgValue('flags', flag, 'is invalid');
+    let payload;
+    if (typeof data === 'string') {
+      payload = encoding === 'utf8' || encoding === 'buffer' ? data : encode(data, encoding);
+    } else {
+      payload = bytesOf(data);
+      if (payload === undefined) {
+        throw invalidArgType('data',
+          'of type string or an instance of Buffer, TypedArray, or DataView', data);
+      }
+    }
+    const r = hostWrite(path, payload, flags);
+    if (failed(r)) throw phaseOf(r) === 0 ? uvError(r, 'open', path) : uvError(r, 'write');
+  }
+
+  function writeFileSync(path, data, options) {
+    writeData(path, data, options, 'w');
+  }
+
+  function appendFileSync(path, data, options) {
+    writeData(path, data, options, 'a');
+  }
+
+  function existsSync(path) {
+    try {
+      path = toPath(path, 'path');
+    } catch {
+      return false;
+    }
+    return !failed(hostStat(path, true));
+  }
+
+  function statWith(follow, syscall, path, options) {
+    path = toPath(path, 'path');
+    const r = hostStat(path, follow);
+    if (failed(r)) {
+      if (options !== null && typeof options === 'object' && options.throwIfNoEntry === false &&
+          codeOf(r) === 'ENOENT') {
+        return undefined;
+      }
+      throw uvError(r, syscall, path);
+    }
+    return new Stats(r);
+  }
+
+  function statSync(path, options) {
+    return statWith(true, 'stat', path, options);
+  }
+
+  function lstatSync(path, options) {
+    return statWith(false, 'lstat', path, options);
+  }
+
+  function accessSync(path, mode) {
+    path = toPath(path, 'path');
+    const r = hostStat(path, true);
+    if (failed(r)) throw uvError(r, 'access', path);
+  }
+
+  // The entries of a directory: [name, type, ...]; a type the listing did not give is
+  // asked of lstat.
+  function listDirectory(path) {
+    const r = hostReaddir(path);
+    if (failed(r)) throw uvError(r, 'scandir', path);
+    for (let i = 1; i < r.length; i += 2) {
+      if (r[i] === 0) {
+        const s = hostStat(joinPath(path, r[i - 1]), false);
+        if (!failed(s)) r[i] = s[0];
+      }
+    }
+    return r;
+  }
+
+  const nameIn = (name, encoding) =>
+    encoding === 'buffer' ? encoderEncode(utf8Encoder, name) :
+      encoding === 'utf8' ? name : decode(encoderEncode(utf8Encoder, name), encoding);
+
+  function readdirSync(path, options) {
+    path = toPath(path, 'path');
+    const encoding = getEncoding(options, 'utf8');
+    const withFileTypes = getBoolean(options, 'withFileTypes');
+    const recursive = getBoolean(options, 'recursive');
+    const out = [];
+    // Breadth first, as Node lists recursively: [directory as given, path relative to the
+    // first one].
+    const queue = [[path, '']];
+    for (let q = 0; q < queue.length; q++) {
+      const [dir, relative] = queue[q];
+      const entries = listDirectory(dir);
+      for (let i = 0; i < entries.length; i += 2) {
+        const name = entries[i];
+        let type = entries[i + 1];
+        if (withFileTypes) {
+          arrayPush(out, new Dirent(nameIn(name, encoding), type, dir));
+        } else {
+          arrayPush(out, nameIn(relative === '' ? name : `${relative}/${name}`, encoding));
+          if (recursive && type === TYPE_LINK) {
+            // Without file types Node follows links to directories.
+            const s = hostStat(joinPath(dir, name), true);
+            type = failed(s) ? 0 : s[0];
+          }
+        }
+        if (recursive && type === TYPE_DIR) {
+          arrayPush(queue, [joinPath(dir, name), relative === '' ? name : `${relative}/${name}`]);
+        }
+      }
+    }
+    return out;
+  }
+
+  function isDirectory(path) {
+    const s = hostStat(path, true);
+    return !failed(s) && s[0] === TYPE_DIR;
+  }
+
+  // mkdir -p: the first directory it created, named from `path` as given, or undefined.
+  function mkdirp(path, given) {
+    let r = hostMkdir(path);
+    if (!failed(r)) return path;
+    let first;
+    if (codeOf(r) === 'ENOENT') {
+      const parent = dirnamePath(path);
+      if (parent !== path) {
+        first = mkdirp(parent, given);
+        r = hostMkdir(path);
+        if (!failed(r)) return first === undefined ? path : first;
+      }
+    }
+    if (isDirectory(path)) return first;
+    throw uvError(r, 'mkdir', given);
+  }
+
+  function mkdirSync(path, options) {
+    path = toPath(path, 'path');
+    if (options !== undefined && options !== null && typeof options !== 'object' &&
+        typeof options !== 'number' && typeof options !== 'string') {
+      throw invalidArgType('options', 'of type object', options);
+    }
+    if (getBoolean(options, 'recursive')) return mkdirp(path, path);
+    const r = hostMkdir(path);
+    if (failed(r)) throw uvError(r, 'mkdir', path);
+    return undefined;
+  }
+
+  // Removes a directory and everything in it; symlinks are removed, not followed.
+  function removeTree(path) {
+    const entries = listDirectory(path);
+    for (let i = 0; i < entries.length; i += 2) {
+      const child = joinPath(path, entries[i]);
+      if (entries[i + 1] === TYPE_DIR) {
+        removeTree(child);
+      } else {
+        const r = hostUnlink(child);
+        if (failed(r)) throw uvError(r, 'unlink', child);
+      }
+    }
+    const r = hostRmdir(path);
+    if (failed(r)) throw uvError(r, 'rmdir', path);
+  }
+
+  function rmSync(path, options) {
+    path = toPath(path, 'path');
+    if (options !== undefined && (options === null || typeof options !== 'object')) {
+      throw invalidArgType('options', 'of type object', options);
+    }
+    const recursive = getBoolean(options, 'recursive');
+    const force = getBoolean(options, 'force');
+    const s = hostStat(path, false);
+    if (failed(s)) {
+      if (force && codeOf(s) === 'ENOENT') return;
+      throw uvError(s, 'lstat', path);
+    }
+    if (s[0] === TYPE_DIR) {
+      if (!recursive) throw rmIsDirectory(path);
+      removeTree(path);
+      return;
+    }
+    const r = hostUnlink(path);
+    if (failed(r) && !(force && codeOf(r) === 'ENOENT')) throw uvError(r, 'unlink', path);
+  }
+
+  function rmdirSync(path, options) {
+    path = toPath(path, 'path');
+    if (getBoolean(options, 'recursive')) {
+      const s = hostStat(path, false);
+      if (failed(s)) throw uvError(s, 'lstat', path);
+      if (s[0] !== TYPE_DIR) throw uvError(-54, 'rmdir', path); // ENOTDIR
+      removeTree(path);
+      return;
+    }
+    const r = hostRmdir(path);
+    if (failed(r)) throw uvError(r, 'rmdir', path);
+  }
+
+  function unlinkSync(path) {
+    path = toPath(path, 'path');
+    const r = hostUnlink(path);
+    if (failed(r)) throw uvError(r, 'unlink', path);
+  }
+
+  function renameSync(oldPath, newPath) {
+    oldPath = toPath(oldPath, 'oldPath');
+    newPath = toPath(newPath, 'newPath');
+    const r = hostRename(oldPath, newPath);
+    if (failed(r)) throw uvError(r, 'rename', oldPath, newPath);
+  }
+
+  const COPYFILE_EXCL = 1;
+
+  function copyFileSync(src, dest, mode) {
+    src = toPath(src, 'src');
+    dest = toPath(dest, 'dest');
+    if (mode === undefined || mode === null) mode = 0;
+    if (typeof mode !== 'number') throw invalidArgType('mode', 'of type number', mode);
+    if (!numberIsInteger(mode) || mode < 0 || mode > 7) {
+      throw nodeError(RangeErrorCtor, 'ERR_OUT_OF_RANGE', 'mode is out of range: >= 0 && <= 7');
+    }
+    const data = hostRead(src);
+    if (failed(data)) throw uvError(data, 'copyfile', src, dest);
+    const r = hostWrite(dest, new Uint8ArrayCtor(data), mode & COPYFILE_EXCL ? WRITE_EXCL : 0);
+    if (failed(r)) throw uvError(r, 'copyfile', src, dest);
+  }
+
+  function symlinkSync(target, path, type) {
+    target = toPath(target, 'target');
+    path = toPath(path, 'path');
+    const r = hostSymlink(target, path);
+    if (failed(r)) throw uvError(r, 'symlink', target, path);
+  }
+
+  function readlinkSync(path, options) {
+    path = toPath(path, 'path');
+    const encoding = getEncoding(options, 'utf8');
+    const r = hostReadlink(path);
+    if (failed(r)) throw uvError(r, 'readlink', path);
+    return nameIn(r, encoding);
+  }
+
+  // The path without symlinks, ".", "..": each component is looked at with lstat and
+  // links are followed (at most 40), as Node's JavaScript realpath does; its errors
+  // name the component that failed. realpathSync.native names the path as given, as
+  // realpath(3) does.
+  function realpathOf(path, native) {
+    const fail = (r, syscall, at) => native ? uvError(r, 'realpath', path) : uvError(r, syscall, at);
+    let resolved = '/';
+    let parts = stringSplit(path[0] === '/' ? path : `${hostResolve('.')}/${path}`, '/');
+    let links = 0;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      if (part === '' || part === '.') continue;
+      if (part === '..') {
+        resolved = dirnamePath(resolved);
+        continue;
+      }
+      const next = resolved === '/' ? `/${part}` : `${resolved}/${part}`;
+      const s = hostStat(next, false);
+      if (failed(s)) throw fail(s, 'lstat', next);
+      if (s[0] !== TYPE_LINK) {
+        resolved = next;
+        continue;
+      }
+      const followed = hostStat(next, true);
+      if (failed(followed)) throw fail(followed, 'stat', next);
+      if (++links > 40) throw fail(-32, 'stat', next); // ELOOP
+      const target = hostReadlink(next);
+      if (failed(target)) throw fail(target, 'readlink', next);
+      parts = arrayConcat(stringSplit(target, '/'), arraySlice(parts, i + 1));
+      i = -1;
+      if (target[0] === '/') resolved = '/';
+    }
+    return resolved;
+  }
+
+  function realpathSync(path, options) {
+    path = toPath(path, 'path');
+    return nameIn(realpathOf(path, false), getEncoding(options, 'utf8'));
+  }
+
+  realpathSync.native = {
+    native(path, options) {
+      path = toPath(path, 'path');
+      return nameIn(realpathOf(path, true), getEncoding(options, 'utf8'));
+    },
+  }.native;
+
+  function truncateSync(path, len) {
+    path = toPath(path, 'path');
+    if (len === undefined || len === null) len = 0;
+    if (typeof len !== 'number') throw invalidArgType('len', 'of type number', len);
+    if (!numberIsInteger(len)) {
+      throw nodeError(RangeErrorCtor, 'ERR_OUT_OF_RANGE',
+        `The value of "len" is out of range. It must be an integer. Received ${inspect(len)}`);
+    }
+    const r = hostTruncate(path, len);
+    if (failed(r)) throw phaseOf(r) === 0 ? uvError(r, 'open', path) : uvError(r, 'ftruncate');
+  }
+
+  // Seconds since the epoch, as Node's toUnixTimestamp takes them.
+  function toUnixTimestamp(time, name) {
+    if (typeof time === 'string' && +time == time) return +time; // eslint-disable-line eqeqeq
+    if (numberIsFinite(time)) return time < 0 ? dateNow() / 1000 : time;
+    if (time instanceof DateCtor) return dateGetTime(time) / 1000;
+    throw invalidArgType(name, 'an instance of Date or an Time in seconds', time);
+  }
+
+  function utimesSync(path, atime, mtime) {
+    path = toPath(path, 'path');
+    const r = hostUtimes(path, toUnixTimestamp(atime, 'time'), toUnixTimestamp(mtime, 'time'));
+    if (failed(r)) throw uvError(r, 'utime', path);
+  }
+
+  const tempChars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+  function mkdtempSync(prefix, options) {
+    prefix = toPath(prefix, 'prefix');
+    const encoding = getEncoding(options, 'utf8');
+    for (let attempt = 0; ; attempt++) {
+      let path = prefix;
+      for (let i = 0; i < 6; i++) path += tempChars[mathFloor(mathRandom() * 62)];
+      const r = hostMkdir(path);
+      if (!failed(r)) return nameIn(path, encoding);
+      if (codeOf(r) !== 'EEXIST' || attempt === 100) {
+        throw uvError(r, 'mkdtemp', `${prefix}XXXXXX`);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // The asynchronous functions
+  // ---------------------------------------------------------------------------
+
+  // The promise form of a synchronous function: rejects with what it throws.
+  function promiseForm(name, sync) {
+    const fn = {
+      [name](...args) {
+        try {
+          return promiseResolve(reflectApply(sync, undefined, args));
+        } catch (err) {
+          return promiseReject(err);
+        }
+      },
+    }[name];
+    return fn;
+  }
+
+  // Node's callback form when the last argument is a function (called back from an
+  // immediate, with (err) or (null, result)), else the promise form.
+  function callbackForm(name, sync) {
+    const fn = {
+      [name](...args) {
+        const callback = args.length > 0 ? args[args.length - 1] : undefined;
+        if (typeof callback !== 'function') {
+          try {
+            return promiseResolve(reflectApply(sync, undefined, args));
+          } catch (err) {
+            return promiseReject(err);
+          }
+        }
+        let result, error = null;
+        try {
+          result = reflectApply(sync, undefined, arraySlice(args, 0, args.length - 1));
+        } catch (err) {
+          error = err;
+        }
+        if (error !== null) setImmediateFn(() => { callback(error); });
+        else if (result === undefined) setImmediateFn(() => { callback(null); });
+        else setImmediateFn(() => { callback(null, result); });
+        return undefined;
+      },
+    }[name];
+    return fn;
+  }
+
+  const syncFunctions = {
+    access: accessSync, appendFile: appendFileSync, copyFile: copyFileSync,
+    exists: existsSync, lstat: lstatSync, mkdir: mkdirSync, mkdtemp: mkdtempSync,
+    readdir: readdirSync, readFile: readFileSync, readlink: readlinkSync,
+    realpath: realpathSync, rename: renameSync, rm: rmSync, rmdir: rmdirSync,
+    stat: statSync, symlink: symlinkSync, truncate: truncateSync, unlink: unlinkSync,
+    utimes: utimesSync, writeFile: writeFileSync,
+  };
+
+  const constants = freeze({
+    __proto__: null,
+    F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2,
+    COPYFILE_FICLONE_FORCE: 4, O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64,
+    O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024, O_DIRECTORY: 65536, O_NOFOLLOW: 131072,
+    S_IFMT, S_IFREG, S_IFDIR, S_IFCHR, S_IFBLK, S_IFIFO, S_IFLNK, S_IFSOCK,
+  });
+
+  const promises = { constants };
+  const fs = {};
+  const names = objectKeys(syncFunctions);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const sync = syncFunctions[name];
+    promises[name] = promiseForm(name, sync);
+    fs[name] = callbackForm(name, sync);
+    fs[`${name}Sync`] = sync;
+  }
+  // fs.exists(path, callback) calls back with a boolean only, as Node's.
+  fs.exists = {
+    exists(path, callback) {
+      if (typeof callback !== 'function') return promiseResolve(existsSync(path));
+      const result = existsSync(path);
+      setImmediateFn(() => { callback(result); });
+      return undefined;
+    },
+  }.exists;
+  fs.realpath.native = callbackForm('native', realpathSync.native);
+  promises.realpath.native = promiseForm('native', realpathSync.native);
+  fs.constants = constants;
+  fs.promises = promises;
+  fs.Stats = Stats;
+  fs.Dirent = Dirent;
+  fs.F_OK = 0;
+  fs.R_OK = 4;
+  fs.W_OK = 2;
+  fs.X_OK = 1;
+
+  // ---------------------------------------------------------------------------
+  // Modules: require() and the errors and import.meta of the module loader
+  // ---------------------------------------------------------------------------
+
+  const nodeBuiltins = ['assert', 'async_hooks', 'buffer', 'child_process', 'cluster',
+    'console', 'crypto', 'dgram', 'diagnostics_channel', 'dns', 'events', 'http', 'http2',
+    'https', 'inspector', 'module', 'net', 'os', 'path', 'perf_hooks', 'process',
+    'querystring', 'readline', 'repl', 'stream', 'string_decoder', 'sys', 'timers', 'tls',
+    'tty', 'url', 'util', 'v8', 'vm', 'wasi', 'worker_threads', 'zlib'];
+
+  const isBuiltinName = (name) => {
+    const bare = stringStartsWith(name, 'node:') ? stringSlice(name, 5) : name;
+    return arrayIncludes(nodeBuiltins, stringSplit(bare, '/')[0]);
+  };
+
+  const builtIn = "only 'fs' and 'fs/promises' are built in";
+
+  function require(id) {
+    if (typeof id !== 'string') throw invalidArgType('id', 'of type string', id);
+    if (id === '') throw invalidArgValue('id', id, 'must be a non-empty string');
+    switch (id) {
+      case 'fs': case 'node:fs': return fs;
+      case 'fs/promises': case 'node:fs/promises': return promises;
+    }
+    let message;
+    if (id[0] === '.' || id[0] === '/' || stringStartsWith(id, 'file:')) {
+      message = `Cannot find module '${id}': require() cannot load files in the sandbox; ` +
+        `use \`await import('${id}')\` to load it as an ES module`;
+    } else if (isBuiltinName(id)) {
+      message = `Cannot find module '${id}': ${builtIn}to the sandbox`;
+    } else {
+      message = `Cannot find module '${id}': require() of packages is not available in ` +
+        `the sandbox (${builtIn}); for a file in /workspace use \`await import('./file.js')\``;
+    }
+    throw nodeError(ErrorCtor, 'MODULE_NOT_FOUND', message);
+  }
+
+  // The error of an import that failed (guest/fs.c): kind "module" (no such file),
+  // "package" (a bare specifier), "builtin" (node:x), "directory", or "fs" (r says why).
+  function moduleError(kind, specifier, importer, r) {
+    const from = importer === undefined ? '' : ` imported from ${importer}`;
+    switch (kind) {
+      case 'module':
+        return nodeError(ErrorCtor, 'ERR_MODULE_NOT_FOUND',
+          `Cannot find module '${specifier}'${from}`);
+      case 'directory':
+        return nodeError(ErrorCtor, 'ERR_UNSUPPORTED_DIR_IMPORT',
+          `Directory import '${specifier}' is not supported resolving ES modules${from}`);
+      case 'fs':
+        return uvError(r, 'open', specifier);
+    }
+    if (kind === 'builtin' || isBuiltinName(specifier)) {
+      return nodeError(ErrorCtor, 'ERR_UNKNOWN_BUILTIN_MODULE',
+        `No such built-in module: ${specifier}${from} (${builtIn}to the sandbox)`);
+    }
+    return nodeError(ErrorCtor, 'ERR_MODULE_NOT_FOUND',
+      `Cannot find package '${specifier}'${from}: packages are not available in the ` +
+      `sandbox (${builtIn}); import files by path, as \`await import('./file.js')\``);
+  }
+
+  // Fills import.meta of the module read from the file `name`: url, filename, dirname.
+  function importMeta(meta, name) {
+    meta.url = `file://${stringReplace(stringReplace(encodeURIFn(name), /\?/g, '%3F'),
+      /#/g, '%23')}`;
+    meta.filename = name;
+    meta.dirname = dirnamePath(name);
+    return true;
+  }
+
+  for (const [name, value] of [['fs', fs], ['require', require]]) {
+    defineProperty(globalThis, name, {
+      value, writable: true, enumerable: false, configurable: true,
+    });
+  }
+
+  // The completion value of this script, for guest/fs.c.
+  return freeze({ fs, moduleError, importMeta });
+})();

@@ -1,0 +1,515 @@
+/* The host's side of a sandbox's files: the capsa_fs_* functions of capsa.h over
+ * the sandbox's VFS (acting as the host: mounts' modes do not bind them, quotas
+ * do), host directory mounts, and the tar import and export. */
+#include "fs.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sandbox.h"
+#include "vfs.h"
+
+#define HOST CAPSA__VFS_HOST
+
+/* Turns a VFS error (a WASI errno) into a status code. */
+static int status_of(int err)
+{
+    switch (err) {
+    case 0: return CAPSA_OK;
+    case CAPSA__WASI_ENOENT: return CAPSA_ENOENT;
+    case CAPSA__WASI_EEXIST: return CAPSA_EEXIST;
+    case CAPSA__WASI_ENOTDIR: return CAPSA_ENOTDIR;
+    case CAPSA__WASI_EISDIR: return CAPSA_EISDIR;
+    case CAPSA__WASI_ENOTEMPTY: return CAPSA_ENOTEMPTY;
+    case CAPSA__WASI_ENOSPC:
+    case CAPSA__WASI_EDQUOT:
+    case CAPSA__WASI_EFBIG: return CAPSA_ENOSPC;
+    case CAPSA__WASI_ENOMEM: return CAPSA_ENOMEM;
+    case CAPSA__WASI_EIO: return CAPSA_EIO;
+    default: return CAPSA_EINVAL;
+    }
+}
+
+/* What a VFS error means, for messages. */
+static const char *describe(int err)
+{
+    switch (err) {
+    case CAPSA__WASI_ENOENT: return "no such file or directory";
+    case CAPSA__WASI_EEXIST: return "file exists";
+    case CAPSA__WASI_ENOTDIR: return "not a directory";
+    case CAPSA__WASI_EISDIR: return "is a directory";
+    case CAPSA__WASI_ENOTEMPTY: return "directory not empty";
+    case CAPSA__WASI_ENOSPC: return "the filesystem quota (bytes or entries) is exceeded";
+    case CAPSA__WASI_EDQUOT:
+    case CAPSA__WASI_EFBIG: return "the file size quota is exceeded";
+    case CAPSA__WASI_ENOMEM: return "out of memory";
+    case CAPSA__WASI_EIO: return "input/output error on the host";
+    case CAPSA__WASI_EBUSY: return "it is a mount point";
+    case CAPSA__WASI_ELOOP: return "too many levels of symbolic links";
+    case CAPSA__WASI_ENAMETOOLONG: return "path too long";
+    case CAPSA__WASI_EILSEQ: return "path is not valid UTF-8";
+    case CAPSA__WASI_ENOTCAPABLE: return "the path leaves the directory it is relative to";
+    case CAPSA__WASI_EXDEV: return "across mounts";
+    case CAPSA__WASI_EPERM: return "operation not permitted";
+    case CAPSA__WASI_EINVAL: return "invalid argument";
+    default: return "filesystem error";
+    }
+}
+
+/* Sets the sandbox's message for a failed operation and returns its status. */
+static int fail(capsa_sandbox *sb, int err, const char *what, const char *path)
+{
+    snprintf(sb->errmsg, sizeof(sb->errmsg), "%s '%.300s': %s", what, path ? path : "(null)",
+             describe(err));
+    return status_of(err);
+}
+
+/* The same, for an operation on two paths, with the VFS's detail (may be empty). */
+static int fail2(capsa_sandbox *sb, int err, const char *what, const char *a, const char *b,
+                 const char *detail)
+{
+    snprintf(sb->errmsg, sizeof(sb->errmsg), "%s '%.200s' %.210s: %s%s%.200s", what, a ? a : "(null)",
+             b ? b : "", describe(err), detail[0] ? ": " : "", detail);
+    return status_of(err);
+}
+
+static int ok(capsa_sandbox *sb)
+{
+    snprintf(sb->errmsg, sizeof(sb->errmsg), "not an error");
+    return CAPSA_OK;
+}
+
+/* Checks a caller's path and makes it absolute in buf: relative paths are taken
+ * from /workspace. Returns 0 or a WASI errno. */
+static int host_path(const char *path, char buf[CAPSA__VFS_PATH_MAX + 1])
+{
+    if (!path)
+        return CAPSA__WASI_EINVAL;
+    size_t n = strlen(path);
+    const char *prefix = path[0] == '/' ? "" : "/workspace/";
+    size_t p = strlen(prefix);
+    if (n == 0)
+        return CAPSA__WASI_ENOENT;
+    if (p + n > CAPSA__VFS_PATH_MAX)
+        return CAPSA__WASI_ENAMETOOLONG;
+    memcpy(buf, prefix, p);
+    memcpy(buf + p, path, n + 1);
+    return 0;
+}
+
+#define PATH_ARG(sb, path, buf, what)                    \
+    char buf[CAPSA__VFS_PATH_MAX + 1];                   \
+    do {                                                 \
+        int e_ = host_path((path), buf);                 \
+        if (e_)                                          \
+            return fail((sb), e_, (what), (path));       \
+    } while (0)
+
+/* mkdir -p of abs (a checked absolute path). Returns 0 or a WASI errno. */
+static int make_dirs(capsa__vfs *vfs, const char *abs)
+{
+    char part[CAPSA__VFS_PATH_MAX + 1];
+    size_t n = strlen(abs);
+    for (size_t i = 1; i <= n; i++) {
+        if (i < n && abs[i] != '/')
+            continue;
+        memcpy(part, abs, i);
+        part[i] = '\0';
+        int err = capsa__vfs_mkdir(vfs, capsa__vfs_root(vfs), part, i, HOST);
+        if (err == CAPSA__WASI_EEXIST) {
+            capsa__vfs_stat st;
+            err = capsa__vfs_stat(vfs, capsa__vfs_root(vfs), part, i, CAPSA__VFS_FOLLOW, HOST, &st);
+            if (!err && st.type != CAPSA__VFS_DIR)
+                err = CAPSA__WASI_ENOTDIR;
+        }
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* The parent directory part of abs ("/a/b" -> "/a", "/a" -> "/"). */
+static void parent_of(const char *abs, char out[CAPSA__VFS_PATH_MAX + 1])
+{
+    size_t n = strlen(abs);
+    while (n > 1 && abs[n - 1] == '/')
+        n--;
+    while (n > 0 && abs[n - 1] != '/')
+        n--;
+    while (n > 1 && abs[n - 1] == '/')
+        n--;
+    if (n == 0)
+        n = 1;
+    memcpy(out, abs, n);
+    out[n] = '\0';
+}
+
+CAPSA_API int capsa_fs_write(capsa_sandbox *sb, const char *path, const void *data, size_t len)
+{
+    if (!sb)
+        return CAPSA_EINVAL;
+    if (!data && len)
+        return fail(sb, CAPSA__WASI_EINVAL, "write (data is NULL)", path);
+    PATH_ARG(sb, path, abs, "write");
+    char dir[CAPSA__VFS_PATH_MAX + 1];
+    parent_of(abs, dir);
+    capsa__vfs *vfs = sb->vfs;
+    capsa__vnode *root = capsa__vfs_root(vfs);
+    int err = make_dirs(vfs, dir);
+    if (err)
+        return fail(sb, err, "write", path);
+    capsa__vfs_stat st;
+    int existed = capsa__vfs_stat(vfs, root, abs, strlen(abs), CAPSA__VFS_FOLLOW, HOST, &st) == 0;
+    capsa__vnode *n = NULL;
+    err = capsa__vfs_open(vfs, root, abs, strlen(abs), CAPSA__VFS_FOLLOW, CAPSA__VFS_O_CREAT,
+                          1u << CAPSA__VFS_WRITE, HOST, &n);
+    if (err)
+        return fail(sb, err, "write", path);
+    /* Write over the old contents, then cut them: if the write is refused (a
+       quota), the file is left as it was. */
+    uint64_t end = 0;
+    err = capsa__vfs_write(vfs, n, 0, data ? data : "", len, 0, &end, HOST);
+    if (!err)
+        err = capsa__vfs_truncate(vfs, n, len, HOST);
+    capsa__vfs_unref(vfs, n);
+    if (err) {
+        if (!existed)
+            capsa__vfs_unlink(vfs, root, abs, strlen(abs), HOST);
+        return fail(sb, err, "write", path);
+    }
+    return ok(sb);
+}
+
+CAPSA_API int capsa_fs_read(capsa_sandbox *sb, const char *path, char **data, size_t *len)
+{
+    if (data)
+        *data = NULL;
+    if (len)
+        *len = 0;
+    if (!sb || !data)
+        return CAPSA_EINVAL;
+    PATH_ARG(sb, path, abs, "read");
+    capsa__vnode *n = NULL;
+    int err = capsa__vfs_open(sb->vfs, capsa__vfs_root(sb->vfs), abs, strlen(abs),
+                              CAPSA__VFS_FOLLOW, 0, 1u << CAPSA__VFS_READ, HOST, &n);
+    if (err)
+        return fail(sb, err, "read", path);
+    if (capsa__vfs_node_type(n) != CAPSA__VFS_FILE) {
+        capsa__vfs_unref(sb->vfs, n);
+        return fail(sb, CAPSA__WASI_EISDIR, "read", path);
+    }
+    uint64_t size = 0;
+    const uint8_t *bytes = capsa__vfs_file_data(n, &size);
+    /* Allocated by the C library: capsa_free releases it. */
+    char *copy = size < SIZE_MAX ? malloc((size_t)size + 1) : NULL;
+    if (!copy) {
+        capsa__vfs_unref(sb->vfs, n);
+        return fail(sb, CAPSA__WASI_ENOMEM, "read", path);
+    }
+    if (size)
+        memcpy(copy, bytes, (size_t)size);
+    copy[size] = '\0';
+    capsa__vfs_unref(sb->vfs, n);
+    *data = copy;
+    if (len)
+        *len = (size_t)size;
+    return ok(sb);
+}
+
+CAPSA_API int capsa_fs_mkdir(capsa_sandbox *sb, const char *path)
+{
+    if (!sb)
+        return CAPSA_EINVAL;
+    PATH_ARG(sb, path, abs, "mkdir");
+    int err = make_dirs(sb->vfs, abs);
+    return err ? fail(sb, err, "mkdir", path) : ok(sb);
+}
+
+static void fill_info(const capsa__vfs_stat *st, capsa_file_info *info)
+{
+    capsa_file_info full;
+    memset(&full, 0, sizeof(full));
+    full.struct_size = info->struct_size;
+    full.type = st->type == CAPSA__VFS_DIR ? CAPSA_DIRECTORY
+              : st->type == CAPSA__VFS_SYMLINK ? CAPSA_SYMLINK : CAPSA_FILE;
+    full.size = st->size;
+    full.mtime_ns = st->mtim;
+    full.guest_writable = st->mode != CAPSA__VFS_RO;
+    size_t n = info->struct_size < sizeof(full) ? info->struct_size : sizeof(full);
+    memcpy(info, &full, n);
+}
+
+CAPSA_API int capsa_fs_stat(capsa_sandbox *sb, const char *path, capsa_file_info *info)
+{
+    if (!sb || !info || info->struct_size < sizeof(size_t))
+        return CAPSA_EINVAL;
+    PATH_ARG(sb, path, abs, "stat");
+    capsa__vfs_stat st;
+    int err = capsa__vfs_stat(sb->vfs, capsa__vfs_root(sb->vfs), abs, strlen(abs), 0, HOST, &st);
+    if (err)
+        return fail(sb, err, "stat", path);
+    fill_info(&st, info);
+    return ok(sb);
+}
+
+CAPSA_API int capsa_fs_list(capsa_sandbox *sb, const char *path, capsa_dir_fn fn, void *ud)
+{
+    if (!sb || !fn)
+        return CAPSA_EINVAL;
+    PATH_ARG(sb, path, abs, "list");
+    capsa__vfs *vfs = sb->vfs;
+    capsa__vnode *d = NULL;
+    int err = capsa__vfs_open(vfs, capsa__vfs_root(vfs), abs, strlen(abs), CAPSA__VFS_FOLLOW,
+                              CAPSA__VFS_O_DIRECTORY, 1u << CAPSA__VFS_READ, HOST, &d);
+    if (err)
+        return fail(sb, err, "list", path);
+    capsa__vfs_dirent e;
+    char name[CAPSA__VFS_NAME_MAX + 1];
+    for (uint64_t cookie = 2; (err = capsa__vfs_readdir(vfs, d, cookie, &e, HOST)) == 0;
+         cookie = e.next) {
+        memcpy(name, e.name, e.name_len);
+        name[e.name_len] = '\0';
+        capsa__vfs_stat st;
+        if (capsa__vfs_stat(vfs, d, name, e.name_len, 0, HOST, &st) != 0)
+            continue;
+        capsa_file_info info = { sizeof(info), 0, 0, 0, 0 };
+        fill_info(&st, &info);
+        if (fn(ud, name, &info) != 0)
+            break;
+    }
+    capsa__vfs_unref(vfs, d);
+    if (err && err != CAPSA__WASI_ENOENT)
+        return fail(sb, err, "list", path);
+    return ok(sb);
+}
+
+/* Removes everything under directory abs (not abs itself). */
+static int remove_tree(capsa__vfs *vfs, const char *abs)
+{
+    capsa__vnode *root = capsa__vfs_root(vfs);
+    capsa__vnode *d = NULL;
+    int err = capsa__vfs_open(vfs, root, abs, strlen(abs), 0, CAPSA__VFS_O_DIRECTORY,
+                              1u << CAPSA__VFS_READ, HOST, &d);
+    if (err)
+        return err;
+    char child[CAPSA__VFS_PATH_MAX + 1];
+    capsa__vfs_dirent e;
+    /* Always take the first entry: removing shifts the rest down. */
+    while (!err && capsa__vfs_readdir(vfs, d, 2, &e, HOST) == 0) {
+        size_t n = strlen(abs);
+        if (n + 1 + e.name_len > CAPSA__VFS_PATH_MAX) {
+            err = CAPSA__WASI_ENAMETOOLONG;
+            break;
+        }
+        memcpy(child, abs, n);
+        size_t at = n;
+        if (n == 0 || abs[n - 1] != '/')
+            child[at++] = '/';
+        memcpy(child + at, e.name, e.name_len);
+        child[at + e.name_len] = '\0';
+        if (e.type == CAPSA__VFS_DIR) {
+            err = remove_tree(vfs, child);
+            if (!err)
+                err = capsa__vfs_rmdir(vfs, root, child, strlen(child), HOST);
+        } else {
+            err = capsa__vfs_unlink(vfs, root, child, strlen(child), HOST);
+        }
+    }
+    capsa__vfs_unref(vfs, d);
+    return err;
+}
+
+CAPSA_API int capsa_fs_remove(capsa_sandbox *sb, const char *path, int recursive)
+{
+    if (!sb)
+        return CAPSA_EINVAL;
+    PATH_ARG(sb, path, abs, "remove");
+    capsa__vfs *vfs = sb->vfs;
+    capsa__vnode *root = capsa__vfs_root(vfs);
+    capsa__vfs_stat st;
+    int err = capsa__vfs_stat(vfs, root, abs, strlen(abs), 0, HOST, &st);
+    if (!err && st.type == CAPSA__VFS_DIR) {
+        if (recursive)
+            err = remove_tree(vfs, abs);
+        if (!err)
+            err = capsa__vfs_rmdir(vfs, root, abs, strlen(abs), HOST);
+    } else if (!err) {
+        err = capsa__vfs_unlink(vfs, root, abs, strlen(abs), HOST);
+    }
+    return err ? fail(sb, err, "remove", path) : ok(sb);
+}
+
+CAPSA_API int capsa_fs_mount(capsa_sandbox *sb, const char *host_dir, const char *guest_path,
+                             int mode)
+{
+    if (!sb)
+        return CAPSA_EINVAL;
+    if (!host_dir || (mode != CAPSA_MOUNT_RO && mode != CAPSA_MOUNT_RW))
+        return fail(sb, CAPSA__WASI_EINVAL, "mount", host_dir);
+    PATH_ARG(sb, guest_path, abs, "mount");
+    capsa__rw_mount *list = NULL;
+    char *h = NULL, *g = NULL;
+    if (mode == CAPSA_MOUNT_RW) {
+        /* Keep room for the record first, so that a mount that worked is always
+           written back. */
+        list = sb->alloc->realloc_fn(sb->alloc->ud, sb->rw_mounts,
+                                     (sb->n_rw_mounts + 1) * sizeof(*list));
+        if (!list)
+            return fail(sb, CAPSA__WASI_ENOMEM, "mount", host_dir);
+        sb->rw_mounts = list;
+        h = capsa__strndup(sb->alloc, host_dir, strlen(host_dir));
+        g = capsa__strndup(sb->alloc, abs, strlen(abs));
+        if (!h || !g) {
+            capsa__free(sb->alloc, h);
+            capsa__free(sb->alloc, g);
+            return fail(sb, CAPSA__WASI_ENOMEM, "mount", host_dir);
+        }
+    }
+    char detail[256] = "";
+    int err = make_dirs(sb->vfs, abs);
+    if (!err)
+        err = capsa__vfs_import_dir(sb->vfs, host_dir, abs, detail, sizeof(detail));
+    if (!err)
+        err = capsa__vfs_mount(sb->vfs, abs,
+                               mode == CAPSA_MOUNT_RW ? CAPSA__VFS_RW : CAPSA__VFS_RO);
+    if (err) {
+        capsa__free(sb->alloc, h);
+        capsa__free(sb->alloc, g);
+        char at[224];
+        snprintf(at, sizeof(at), "at '%.200s'", guest_path);
+        return fail2(sb, err, "mount", host_dir, at, detail);
+    }
+    if (mode == CAPSA_MOUNT_RW) {
+        sb->rw_mounts[sb->n_rw_mounts].host_dir = h;
+        sb->rw_mounts[sb->n_rw_mounts].guest_path = g;
+        sb->n_rw_mounts++;
+    }
+    return ok(sb);
+}
+
+/* Creates the host directory dir and its missing parents (the caller's path: the
+ * host is trusted with its own directories). Returns 0 or -1 with errno set. */
+static int host_make_dirs(const char *dir)
+{
+    char part[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof(part)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (size_t i = 1; i <= n; i++) {
+        if (i < n && dir[i] != '/')
+            continue;
+        memcpy(part, dir, i);
+        part[i] = '\0';
+        if (mkdir(part, 0755) != 0 && errno != EEXIST)
+            return -1;
+    }
+    return 0;
+}
+
+CAPSA_API int capsa_fs_copy_out(capsa_sandbox *sb, const char *guest_path, const char *host_dir)
+{
+    if (!sb)
+        return CAPSA_EINVAL;
+    if (!host_dir)
+        return fail(sb, CAPSA__WASI_EINVAL, "copy out to", host_dir);
+    PATH_ARG(sb, guest_path, abs, "copy out");
+    char detail[256] = "";
+    if (host_make_dirs(host_dir) != 0) {
+        snprintf(sb->errmsg, sizeof(sb->errmsg), "copy '%.200s' to '%.300s': cannot create the "
+                 "directory: %s", guest_path, host_dir, strerror(errno));
+        return CAPSA_EIO;
+    }
+    int err = capsa__vfs_export_dir(sb->vfs, abs, host_dir, 0, detail, sizeof(detail));
+    if (err) {
+        char to[224];
+        snprintf(to, sizeof(to), "to '%.200s'", host_dir);
+        return fail2(sb, err, "copy", guest_path, to, detail);
+    }
+    return ok(sb);
+}
+
+int capsa__fs_sync(capsa_sandbox *sb)
+{
+    int rc = CAPSA_OK;
+    char msg[256];
+    for (size_t i = 0; i < sb->n_rw_mounts; i++) {
+        capsa__rw_mount *m = &sb->rw_mounts[i];
+        msg[0] = '\0';
+        int err = capsa__vfs_export_dir(sb->vfs, m->guest_path, m->host_dir, 1, msg, sizeof(msg));
+        if (err && rc == CAPSA_OK) {
+            char to[224];
+            snprintf(to, sizeof(to), "back to '%.200s'", m->host_dir);
+            rc = fail2(sb, err, "write", m->guest_path, to, msg);
+        }
+    }
+    return rc;
+}
+
+void capsa__fs_free_mounts(capsa_sandbox *sb)
+{
+    for (size_t i = 0; i < sb->n_rw_mounts; i++) {
+        capsa__free(sb->alloc, sb->rw_mounts[i].host_dir);
+        capsa__free(sb->alloc, sb->rw_mounts[i].guest_path);
+    }
+    capsa__free(sb->alloc, sb->rw_mounts);
+    sb->rw_mounts = NULL;
+    sb->n_rw_mounts = 0;
+}
+
+CAPSA_API int capsa_fs_export_tar(capsa_sandbox *sb, const char *guest_path, char **data,
+                                  size_t *len)
+{
+    if (data)
+        *data = NULL;
+    if (len)
+        *len = 0;
+    if (!sb || !data || !len)
+        return CAPSA_EINVAL;
+    PATH_ARG(sb, guest_path, abs, "export");
+    capsa__vfs_stat st;
+    int err = capsa__vfs_stat(sb->vfs, capsa__vfs_root(sb->vfs), abs, strlen(abs),
+                              CAPSA__VFS_FOLLOW, HOST, &st);
+    if (!err && st.type != CAPSA__VFS_DIR)
+        err = CAPSA__WASI_ENOTDIR;
+    capsa__buf out = { NULL, 0, 0 };
+    if (!err)
+        err = capsa__vfs_export_tar(sb->vfs, abs, &out);
+    /* The caller's copy comes from the C library's allocator: capsa_free
+       releases it. */
+    char *copy = err ? NULL : malloc(out.len ? out.len : 1);
+    if (!err && !copy)
+        err = CAPSA__WASI_ENOMEM;
+    if (copy && out.len)
+        memcpy(copy, out.data, out.len);
+    size_t n = out.len;
+    capsa__buf_free(&out, sb->alloc);
+    if (err)
+        return fail(sb, err, "export", guest_path);
+    *data = copy;
+    *len = n;
+    return ok(sb);
+}
+
+CAPSA_API int capsa_fs_import_tar(capsa_sandbox *sb, const char *guest_path, const void *data,
+                                  size_t len)
+{
+    if (!sb)
+        return CAPSA_EINVAL;
+    if (!data && len)
+        return fail(sb, CAPSA__WASI_EINVAL, "import (data is NULL)", guest_path);
+    PATH_ARG(sb, guest_path, abs, "import");
+    int err = make_dirs(sb->vfs, abs);
+    if (err)
+        return fail(sb, err, "import", guest_path);
+    char detail[256] = "";
+    err = capsa__vfs_import_tar(sb->vfs, abs, data ? data : "", len, detail, sizeof(detail));
+    if (err)
+        return fail2(sb, err, "import a tar stream into", guest_path, "", detail);
+    return ok(sb);
+}

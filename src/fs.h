@@ -1,0 +1,22 @@
+/* The host's side of a sandbox's files: the public capsa_fs_* API over the VFS,
+ * and the read-write host mounts written back after each run. */
+#ifndef CAPSA_FS_H
+#define CAPSA_FS_H
+
+#include "capsa.h"
+
+/* A host directory mounted read-write: written back after each run. */
+typedef struct capsa__rw_mount {
+    char *host_dir;   /* owned */
+    char *guest_path; /* owned */
+} capsa__rw_mount;
+
+/* Writes every read-write mount of sb back to its host directory. Returns
+ * CAPSA_OK or the first failure (the rest are still written), with
+ * capsa_errmsg(sb) saying which. */
+int capsa__fs_sync(capsa_sandbox *sb);
+
+/* Frees the list of read-write mounts of sb. */
+void capsa__fs_free_mounts(capsa_sandbox *sb);
+
+#endif

@@ -1,0 +1,436 @@
+/* The public file API of a sandbox (capsa_fs_*): writing, reading, listing and
+ * removing as the host; quotas; host directory mounts, read-only and written back;
+ * copying out without following host symlinks; tar streams in and out, malicious
+ * ones included; files kept across runs, resets and stopped runs; the guest's view
+ * of what the host put there. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capsa.h"
+#include "test.h"
+
+static capsa_engine *engine;
+static char tmp_root[] = "/tmp/capsa-test-fs-XXXXXX";
+
+static capsa_sandbox *sandbox_with(uint64_t max_bytes, uint64_t max_entries, uint64_t max_file)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.fs_max_bytes = max_bytes;
+    o.fs_max_entries = max_entries;
+    o.fs_max_file = max_file;
+    capsa_sandbox *sb = NULL;
+    int rc = capsa_sandbox_new(engine, &o, &sb);
+    CHECK_INT(rc, CAPSA_OK, "a sandbox is created");
+    return sb;
+}
+
+/* Reads a file of the sandbox into a static buffer, or NULL. */
+static const char *read_text(capsa_sandbox *sb, const char *path)
+{
+    static char text[4096];
+    char *data = NULL;
+    size_t len = 0;
+    if (capsa_fs_read(sb, path, &data, &len) != CAPSA_OK)
+        return NULL;
+    snprintf(text, sizeof(text), "%.*s", (int)len, data);
+    capsa_free(data);
+    return text;
+}
+
+/* Runs code; returns the value's JSON text in a static buffer, or the error. */
+static const char *run_value(capsa_sandbox *sb, const char *code)
+{
+    static char text[4096];
+    const capsa_result *r = NULL;
+    int rc = capsa_run(sb, code, strlen(code), NULL, &r);
+    if (!r)
+        return "(no result)";
+    if (rc != CAPSA_OK)
+        snprintf(text, sizeof(text), "%s: %s", capsa_result_error_name(r),
+                 capsa_result_error_message(r));
+    else
+        snprintf(text, sizeof(text), "%s", capsa_result_value(r) ? capsa_result_value(r) : "undefined");
+    return text;
+}
+
+static void write_host(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static char *host_text(const char *path)
+{
+    static char text[4096];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* Adds "name " (directories "name/ ") to the 256-byte buffer ud. */
+static int list_fn(void *ud, const char *name, const capsa_file_info *fi)
+{
+    char *names = ud;
+    size_t n = strlen(names);
+    snprintf(names + n, 256 - n, "%s%s ", name, fi->type == CAPSA_DIRECTORY ? "/" : "");
+    return 0;
+}
+
+TEST(write_read_list_stat_remove)
+{
+    capsa_sandbox *sb = sandbox_with(0, 0, 0);
+    CHECK_INT(capsa_fs_write(sb, "/workspace/a/b/c.txt", "hello", 5), CAPSA_OK,
+              "a write creates the parent directories");
+    CHECK_STR(read_text(sb, "/workspace/a/b/c.txt"), "hello", "the file reads back");
+    CHECK_INT(capsa_fs_write(sb, "a/b/c.txt", "hi", 2), CAPSA_OK, "a relative path is under /workspace");
+    CHECK_STR(read_text(sb, "/workspace/a/b/c.txt"), "hi", "a shorter write replaces the whole contents");
+    const char bin[] = { 'x', 0, 'y', (char)0xff };
+    CHECK_INT(capsa_fs_write(sb, "/tmp/bin", bin, 4), CAPSA_OK, "binary contents");
+    char *data = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_read(sb, "/tmp/bin", &data, &len), CAPSA_OK, "binary read");
+    CHECK(len == 4 && data && memcmp(data, bin, 4) == 0 && data[4] == 0, "binary bytes and a NUL after them");
+    capsa_free(data);
+    CHECK_INT(capsa_fs_write(sb, "/workspace/empty", NULL, 0), CAPSA_OK, "an empty file from NULL, 0");
+    CHECK_STR(read_text(sb, "/workspace/empty"), "", "the empty file reads back empty");
+
+    capsa_file_info info = { sizeof(info), 0, 0, 0, 0 };
+    CHECK_INT(capsa_fs_stat(sb, "/workspace/a/b/c.txt", &info), CAPSA_OK, "stat of a file");
+    CHECK_INT(info.type, CAPSA_FILE, "it is a file");
+    CHECK_INT(info.size, 2, "its size");
+    CHECK(info.mtime_ns > 1600000000ull * 1000000000ull, "its mtime is now-ish");
+    CHECK_INT(info.guest_writable, 1, "the guest may write under /workspace");
+    CHECK_INT(capsa_fs_stat(sb, "/", &info), CAPSA_OK, "stat of the root");
+    CHECK_INT(info.type, CAPSA_DIRECTORY, "the root is a directory");
+    CHECK_INT(info.guest_writable, 0, "the guest may not write the root");
+    CHECK_INT(capsa_fs_write(sb, "/tools/x.d.ts", "declare", 7), CAPSA_OK, "the host may write under /tools");
+    CHECK_INT(capsa_fs_stat(sb, "/tools/x.d.ts", &info), CAPSA_OK, "stat under /tools");
+    CHECK_INT(info.guest_writable, 0, "the guest may not write under /tools");
+    CHECK_INT(capsa_fs_write(sb, "/log/audit.jsonl", "{}\n", 3), CAPSA_OK, "the host may write under /log");
+
+    CHECK_INT(capsa_fs_mkdir(sb, "/workspace/d/e"), CAPSA_OK, "mkdir with parents");
+    CHECK_INT(capsa_fs_mkdir(sb, "/workspace/d/e"), CAPSA_OK, "mkdir of an existing directory is fine");
+    CHECK_INT(capsa_fs_mkdir(sb, "/workspace/a/b/c.txt"), CAPSA_ENOTDIR, "mkdir over a file");
+    CHECK_CONTAINS(capsa_errmsg(sb), "c.txt", "the message names the path");
+
+    /* Listing: name order, types. */
+    char names[256] = "";
+    CHECK_INT(capsa_fs_list(sb, "/workspace", list_fn, names), CAPSA_OK, "list /workspace");
+    CHECK_STR(names, "a/ d/ empty ", "entries in name order, directories marked");
+    names[0] = '\0';
+    CHECK_INT(capsa_fs_list(sb, "/", list_fn, names), CAPSA_OK, "list /");
+    CHECK_STR(names, "log/ tmp/ tools/ workspace/ ", "the default layout");
+
+    CHECK_INT(capsa_fs_read(sb, "/workspace/nope", &data, &len), CAPSA_ENOENT, "reading a missing file");
+    CHECK(data == NULL, "no data on failure");
+    CHECK_CONTAINS(capsa_errmsg(sb), "/workspace/nope", "the message names the missing path");
+    CHECK_INT(capsa_fs_read(sb, "/workspace/a", &data, &len), CAPSA_EISDIR, "reading a directory");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/a/b/c.txt/x", "1", 1), CAPSA_ENOTDIR, "a file as a parent");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/a", "1", 1), CAPSA_EISDIR, "writing over a directory");
+
+    CHECK_INT(capsa_fs_remove(sb, "/workspace/a", 0), CAPSA_ENOTEMPTY, "a non-empty directory needs recursive");
+    CHECK_INT(capsa_fs_remove(sb, "/workspace/a", 1), CAPSA_OK, "recursive removal");
+    CHECK_INT(capsa_fs_stat(sb, "/workspace/a", &info), CAPSA_ENOENT, "it is gone");
+    CHECK_INT(capsa_fs_remove(sb, "/workspace/empty", 0), CAPSA_OK, "removing a file");
+    CHECK_INT(capsa_fs_remove(sb, "/workspace/empty", 0), CAPSA_ENOENT, "removing it twice");
+    CHECK_INT(capsa_fs_remove(sb, "/workspace", 1), CAPSA_EINVAL, "a mount point cannot be removed");
+    CHECK_CONTAINS(capsa_errmsg(sb), "mount point", "the message says why");
+    CHECK_INT(capsa_fs_remove(sb, "/", 1), CAPSA_EINVAL, "the root cannot be removed");
+    capsa_sandbox_free(sb);
+}
+
+static int stop_after_one(void *ud, const char *name, const capsa_file_info *fi)
+{
+    (void)name;
+    (void)fi;
+    (*(int *)ud)++;
+    return 1;
+}
+
+TEST(bad_arguments)
+{
+    capsa_sandbox *sb = sandbox_with(0, 0, 0);
+    char *data = (char *)1;
+    size_t len = 7;
+    CHECK_INT(capsa_fs_write(NULL, "/a", "x", 1), CAPSA_EINVAL, "no sandbox");
+    CHECK_INT(capsa_fs_write(sb, NULL, "x", 1), CAPSA_EINVAL, "no path");
+    CHECK_INT(capsa_fs_write(sb, "", "x", 1), CAPSA_ENOENT, "an empty path");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/x", NULL, 3), CAPSA_EINVAL, "NULL data with a length");
+    CHECK_INT(capsa_fs_read(sb, "/workspace/x", NULL, &len), CAPSA_EINVAL, "no out pointer");
+    CHECK_INT(capsa_fs_read(sb, NULL, &data, &len), CAPSA_EINVAL, "reading no path");
+    CHECK(data == NULL && len == 0, "outputs cleared on failure");
+    char long_path[6000];
+    memset(long_path, 'a', sizeof(long_path) - 1);
+    long_path[0] = '/';
+    long_path[sizeof(long_path) - 1] = '\0';
+    CHECK_INT(capsa_fs_write(sb, long_path, "x", 1), CAPSA_EINVAL, "a path over 4096 bytes");
+    char long_name[300] = "/workspace/";
+    memset(long_name + 11, 'n', 280);
+    long_name[291] = '\0';
+    CHECK_INT(capsa_fs_write(sb, long_name, "x", 1), CAPSA_EINVAL, "a name over 255 bytes");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/\xff\xfe", "x", 1), CAPSA_EINVAL, "a path that is not UTF-8");
+    CHECK_INT(capsa_fs_list(sb, "/workspace", NULL, NULL), CAPSA_EINVAL, "listing without a callback");
+    capsa_file_info info = { 0, 0, 0, 0, 0 };
+    CHECK_INT(capsa_fs_stat(sb, "/", &info), CAPSA_EINVAL, "stat without struct_size");
+    CHECK_INT(capsa_fs_mount(sb, "/nonexistent-host-dir", "/workspace/m", CAPSA_MOUNT_RO),
+              CAPSA_ENOENT, "mounting a missing host directory");
+    CHECK_INT(capsa_fs_mount(sb, "/", "/workspace/m", 7), CAPSA_EINVAL, "an unknown mount mode");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/../../../workspace/dots", "x", 1), CAPSA_OK,
+              "'..' stops at the root");
+    CHECK_STR(read_text(sb, "/workspace/dots"), "x", "and the file is where the path leads");
+    capsa_fs_write(sb, "/workspace/1", "", 0);
+    capsa_fs_write(sb, "/workspace/2", "", 0);
+    int calls = 0;
+    CHECK_INT(capsa_fs_list(sb, "/workspace", stop_after_one, &calls), CAPSA_OK, "a listing stopped early");
+    CHECK_INT(calls, 1, "the callback ran once");
+    capsa_sandbox_free(sb);
+}
+
+TEST(quotas)
+{
+    capsa_options bad;
+    capsa_options_init(&bad);
+    bad.fs_max_bytes = 1000;
+    bad.fs_max_file = 2000;
+    capsa_sandbox *sb = NULL;
+    CHECK_INT(capsa_sandbox_new(engine, &bad, &sb), CAPSA_EINVAL, "a file quota over the total");
+
+    sb = sandbox_with(1 << 20, 20, 600 << 10);
+    static char big[2 << 20];
+    memset(big, 'z', sizeof(big));
+    CHECK_INT(capsa_fs_write(sb, "/workspace/big", big, 700 << 10), CAPSA_ENOSPC, "over the file quota");
+    capsa_file_info info = { sizeof(info), 0, 0, 0, 0 };
+    CHECK_INT(capsa_fs_stat(sb, "/workspace/big", &info), CAPSA_ENOENT, "the refused file was not left behind");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/one", big, 500 << 10), CAPSA_OK, "500 KiB fits");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/two", big, 500 << 10), CAPSA_OK, "1000 KiB fits");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/one", "short", 5), CAPSA_OK, "shrinking a file");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/three", big, 600 << 10), CAPSA_ENOSPC, "over the total");
+    CHECK_CONTAINS(capsa_errmsg(sb), "quota", "the message says it is a quota");
+    CHECK_STR(read_text(sb, "/workspace/one"), "short", "other files are intact");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/two", big, 520 << 10), CAPSA_OK, "growing within the total");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/two", big, 1000 << 10), CAPSA_ENOSPC, "growing over it");
+    CHECK_INT(capsa_fs_stat(sb, "/workspace/two", &info), CAPSA_OK, "the file is still there");
+    CHECK_INT(info.size, 520 << 10, "with its old size");
+    int made = 0;
+    for (int i = 0; i < 40; i++) {
+        char path[64];
+        snprintf(path, sizeof(path), "/tmp/f%d", i);
+        if (capsa_fs_write(sb, path, "", 0) == CAPSA_OK)
+            made++;
+    }
+    CHECK(made > 0 && made < 20, "the entry quota stops file creation");
+    CHECK_INT(capsa_fs_write(sb, "/tmp/another", "", 0), CAPSA_ENOSPC, "one more entry is refused");
+    capsa_sandbox_free(sb);
+}
+
+TEST(mounts_and_copy_out)
+{
+    char host[512], path[700];
+    snprintf(host, sizeof(host), "%s/src", tmp_root);
+    mkdir(host, 0755);
+    snprintf(path, sizeof(path), "%s/data.txt", host);
+    write_host(path, "from the host");
+    snprintf(path, sizeof(path), "%s/sub", host);
+    mkdir(path, 0755);
+    snprintf(path, sizeof(path), "%s/sub/inner.txt", host);
+    write_host(path, "inner");
+    snprintf(path, sizeof(path), "%s/passwd-link", host);
+    CHECK_INT(symlink("/etc/passwd", path), 0, "a host symlink pointing out is planted");
+
+    capsa_sandbox *sb = sandbox_with(0, 0, 0);
+    CHECK_INT(capsa_fs_mount(sb, host, "/data", CAPSA_MOUNT_RO), CAPSA_OK, "a read-only mount");
+    CHECK_STR(read_text(sb, "/data/data.txt"), "from the host", "its files are copied in");
+    CHECK_STR(read_text(sb, "/data/sub/inner.txt"), "inner", "recursively");
+    capsa_file_info info = { sizeof(info), 0, 0, 0, 0 };
+    CHECK_INT(capsa_fs_stat(sb, "/data/passwd-link", &info), CAPSA_OK, "the symlink came in");
+    CHECK_INT(info.type, CAPSA_SYMLINK, "as a symlink");
+    CHECK(read_text(sb, "/data/passwd-link") == NULL, "it resolves inside the sandbox only (no /etc/passwd there)");
+    CHECK_INT(info.guest_writable, 0, "a symlink under a read-only mount is read-only too");
+    CHECK_INT(capsa_fs_stat(sb, "/data/data.txt", &info), CAPSA_OK, "stat of a mounted file");
+    CHECK_INT(info.guest_writable, 0, "the guest may not write a read-only mount");
+    capsa_sandbox_free(sb);
+
+    /* Read-write: after each run the host directory is made a copy of the tree. */
+    char rw[512];
+    snprintf(rw, sizeof(rw), "%s/rw", tmp_root);
+    mkdir(rw, 0755);
+    snprintf(path, sizeof(path), "%s/keep.txt", rw);
+    write_host(path, "keep");
+    snprintf(path, sizeof(path), "%s/gone.txt", rw);
+    write_host(path, "gone");
+    sb = sandbox_with(0, 0, 0);
+    CHECK_INT(capsa_fs_mount(sb, rw, "/workspace/proj", CAPSA_MOUNT_RW), CAPSA_OK, "a read-write mount");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/proj/new/made.txt", "made", 4), CAPSA_OK, "a new file in it");
+    CHECK_INT(capsa_fs_remove(sb, "/workspace/proj/gone.txt", 0), CAPSA_OK, "a file removed from it");
+    CHECK_STR(run_value(sb, "return 1"), "1", "a run");
+    snprintf(path, sizeof(path), "%s/new/made.txt", rw);
+    CHECK_STR(host_text(path), "made", "the new file was written back");
+    snprintf(path, sizeof(path), "%s/gone.txt", rw);
+    CHECK(access(path, F_OK) != 0, "the removed file was removed on the host");
+    snprintf(path, sizeof(path), "%s/keep.txt", rw);
+    CHECK_STR(host_text(path), "keep", "the untouched file is still there");
+    capsa_sandbox_free(sb);
+
+    /* Copy out: never through a symlink planted on the host. */
+    sb = sandbox_with(0, 0, 0);
+    capsa_fs_write(sb, "/workspace/out.txt", "result", 6);
+    capsa_fs_write(sb, "/workspace/deep/x.txt", "x", 1);
+    capsa_fs_write(sb, "/workspace/evil/passwd", "pwned", 5);
+    char out[512], victim[600];
+    snprintf(out, sizeof(out), "%s/out", tmp_root);
+    mkdir(out, 0755);
+    snprintf(victim, sizeof(victim), "%s/victim", tmp_root);
+    mkdir(victim, 0755);
+    snprintf(path, sizeof(path), "%s/evil", out);
+    CHECK_INT(symlink(victim, path), 0, "a host symlink is planted in the target");
+    int rc = capsa_fs_copy_out(sb, "/workspace", out);
+    CHECK(rc != CAPSA_OK, "copying out through a planted symlink fails");
+    snprintf(path, sizeof(path), "%s/passwd", victim);
+    CHECK(access(path, F_OK) != 0, "nothing was written through the symlink");
+    CHECK_CONTAINS(capsa_errmsg(sb), "evil", "the message names the refused path");
+    char out2[512];
+    snprintf(out2, sizeof(out2), "%s/out2/nested", tmp_root);
+    CHECK_INT(capsa_fs_copy_out(sb, "/workspace", out2), CAPSA_OK, "copy out to a new directory");
+    snprintf(path, sizeof(path), "%s/deep/x.txt", out2);
+    CHECK_STR(host_text(path), "x", "subdirectories are copied");
+    capsa_sandbox_free(sb);
+}
+
+/* Appends a ustar header for name (type '0' file, '5' dir, '2' symlink) and data. */
+static size_t tar_entry(unsigned char *buf, const char *name, char type, const char *data,
+                        const char *link, int bad_sum)
+{
+    size_t len = data ? strlen(data) : 0;
+    memset(buf, 0, 512);
+    snprintf((char *)buf, 100, "%s", name);
+    memcpy(buf + 100, "0000644", 8);
+    memcpy(buf + 108, "0000000", 8);
+    memcpy(buf + 116, "0000000", 8);
+    snprintf((char *)buf + 124, 12, "%011o", (unsigned)len);
+    memcpy(buf + 136, "00000000000", 12);
+    buf[156] = (unsigned char)type;
+    if (link)
+        snprintf((char *)buf + 157, 100, "%s", link);
+    memcpy(buf + 257, "ustar", 6);
+    memcpy(buf + 263, "00", 2);
+    memset(buf + 148, ' ', 8);
+    unsigned sum = 0;
+    for (int i = 0; i < 512; i++)
+        sum += buf[i];
+    snprintf((char *)buf + 148, 8, "%06o", sum + (bad_sum ? 1 : 0));
+    size_t n = 512;
+    if (len) {
+        memset(buf + 512, 0, (len + 511) / 512 * 512);
+        memcpy(buf + 512, data, len);
+        n += (len + 511) / 512 * 512;
+    }
+    return n;
+}
+
+TEST(tar_streams)
+{
+    capsa_sandbox *a = sandbox_with(0, 0, 0);
+    capsa_fs_write(a, "/workspace/notes.md", "# notes", 7);
+    char long_dir[400];
+    snprintf(long_dir, sizeof(long_dir), "/workspace/%0200d/%0150d/file.txt", 1, 2);
+    CHECK_INT(capsa_fs_write(a, long_dir, "long", 4), CAPSA_OK, "a file with a 370-byte path");
+    capsa_fs_mkdir(a, "/workspace/empty-dir");
+    char *tar = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_export_tar(a, "/workspace", &tar, &len), CAPSA_OK, "export /workspace");
+    CHECK(tar && len >= 1024 && len % 512 == 0, "a tar stream of whole blocks");
+    capsa_sandbox *b = sandbox_with(0, 0, 0);
+    CHECK_INT(capsa_fs_import_tar(b, "/workspace/restored", tar, len), CAPSA_OK, "import it elsewhere");
+    CHECK_STR(read_text(b, "/workspace/restored/notes.md"), "# notes", "a file round-trips");
+    char restored[420];
+    snprintf(restored, sizeof(restored), "/workspace/restored/%0200d/%0150d/file.txt", 1, 2);
+    CHECK_STR(read_text(b, restored), "long", "a long name round-trips");
+    capsa_file_info info = { sizeof(info), 0, 0, 0, 0 };
+    CHECK_INT(capsa_fs_stat(b, "/workspace/restored/empty-dir", &info), CAPSA_OK, "an empty directory round-trips");
+    CHECK_INT(info.type, CAPSA_DIRECTORY, "as a directory");
+    capsa_free(tar);
+    CHECK_INT(capsa_fs_export_tar(a, "/workspace/notes.md", &tar, &len), CAPSA_ENOTDIR, "exporting a file");
+    CHECK(tar == NULL, "no stream on failure");
+
+    static unsigned char evil[8192];
+    size_t n = tar_entry(evil, "ok.txt", '0', "fine", NULL, 0);
+    n += tar_entry(evil + n, "../escape.txt", '0', "bad", NULL, 0);
+    memset(evil + n, 0, 1024);
+    CHECK_INT(capsa_fs_import_tar(b, "/workspace/in", evil, n + 1024), CAPSA_EINVAL, "a name with '..' out");
+    CHECK_INT(capsa_fs_stat(b, "/workspace/in/ok.txt", &info), CAPSA_ENOENT,
+              "nothing of a refused archive was written");
+    CHECK_INT(capsa_fs_stat(b, "/workspace/escape.txt", &info), CAPSA_ENOENT, "nothing escaped");
+    n = tar_entry(evil, "/etc/x", '0', "abs", NULL, 0);
+    memset(evil + n, 0, 1024);
+    CHECK_INT(capsa_fs_import_tar(b, "/workspace/in", evil, n + 1024), CAPSA_EINVAL, "an absolute name");
+    n = tar_entry(evil, "sum.txt", '0', "x", NULL, 1);
+    memset(evil + n, 0, 1024);
+    CHECK_INT(capsa_fs_import_tar(b, "/workspace/in", evil, n + 1024), CAPSA_EINVAL, "a bad checksum");
+    n = tar_entry(evil, "cut.txt", '0', "0123456789", NULL, 0);
+    CHECK_INT(capsa_fs_import_tar(b, "/workspace/in", evil, 600), CAPSA_EINVAL, "a truncated stream");
+    n = tar_entry(evil, "link", '2', NULL, "/workspace", 0);
+    n += tar_entry(evil + n, "link/through.txt", '0', "via link", NULL, 0);
+    memset(evil + n, 0, 1024);
+    int rc = capsa_fs_import_tar(b, "/workspace/in", evil, n + 1024);
+    CHECK(rc != CAPSA_OK, "a file written through a symlink in the same archive is refused");
+    CHECK_INT(capsa_fs_stat(b, "/workspace/through.txt", &info), CAPSA_ENOENT, "nothing went through it");
+    n = tar_entry(evil, "dev", '3', NULL, NULL, 0);
+    memset(evil + n, 0, 1024);
+    CHECK_INT(capsa_fs_import_tar(b, "/workspace/in", evil, n + 1024), CAPSA_EINVAL, "a device entry");
+    CHECK_INT(capsa_fs_import_tar(b, "/workspace/in", "garbage", 7), CAPSA_EINVAL, "garbage");
+    CHECK_INT(capsa_fs_import_tar(b, "/workspace/in", NULL, 5), CAPSA_EINVAL, "NULL data");
+    capsa_sandbox_free(a);
+    capsa_sandbox_free(b);
+}
+
+TEST(files_outlive_runs_and_resets)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.timeout_ms = 200;
+    capsa_sandbox *sb = NULL;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_OK, "a sandbox with a timeout");
+    capsa_fs_write(sb, "/workspace/state.txt", "kept", 4);
+    CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset");
+    CHECK_STR(read_text(sb, "/workspace/state.txt"), "kept", "files survive a reset");
+    const capsa_result *r = NULL;
+    CHECK_INT(capsa_run(sb, "for(;;){}", 9, NULL, &r), CAPSA_ETIMEOUT, "a run stopped by its limit");
+    CHECK_STR(read_text(sb, "/workspace/state.txt"), "kept", "files survive a stopped run");
+    capsa_sandbox_free(sb);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmp_root)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    if (capsa_engine_new(NULL, &engine) != CAPSA_OK) {
+        fprintf(stderr, "cannot create an engine\n");
+        return 1;
+    }
+    RUN(write_read_list_stat_remove);
+    RUN(bad_arguments);
+    RUN(quotas);
+    RUN(mounts_and_copy_out);
+    RUN(tar_streams);
+    RUN(files_outlive_runs_and_resets);
+    capsa_engine_free(engine);
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmp_root);
+    return test_summary("test_fs");
+}
