@@ -13,9 +13,9 @@ WASM_CC    ?= clang-14
 WASM2C     ?= wasm2c
 CLANG_RES  := $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
 # The guest's JS runtime, evaluated in this order when the image is made: the
-# built-ins the engine lacks, the console, web APIs, files (fs, modules), Intl.
+# built-ins the engine lacks, the console, web APIs, files (fs, modules), tools, Intl.
 GUEST_JS   := $(wildcard guest/builtins.js) guest/runtime.js $(wildcard guest/web.js) \
-	$(wildcard guest/fs.js) $(wildcard guest/intl.js)
+	$(wildcard guest/fs.js) guest/tools.js $(wildcard guest/intl.js)
 
 # The guest sees wasi-libc's headers only: -nostdinc keeps glibc's /usr/include out.
 GUEST_CFLAGS := --target=wasm32-wasi --sysroot=/usr -nostdinc \
@@ -55,7 +55,7 @@ endif
 HOST_CFLAGS += $(SAN_FLAGS)
 HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 
-HOST_SRCS  := rt vfs wasi instance sandbox fs policy result buf error
+HOST_SRCS  := rt vfs wasi instance sandbox fs policy tools audit json result buf error
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 
 .PHONY: all deps demo test bench clean distclean
@@ -117,10 +117,17 @@ $(OBJ)/cli-%.o: cli/%.c include/capsa.h
 $(BUILD)/capsa: $(OBJ)/cli-capsa.o $(BUILD)/libcapsa.a
 	$(CC) -pthread -o $@ $^ $(HOST_LIBS)
 
+# The demo tools (examples/tools/demo_tool.c): one small program, the commands of
+# examples/tools/tools.json.
+$(BUILD)/capsa-demo-tool: examples/tools/demo_tool.c
+	$(CC) -std=gnu11 -O2 $(WARN) $< -o $@ -ljansson
+
 # --- the two commands ------------------------------------------------------------------
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BUILD)/capsa-demo-tool
 	$(BUILD)/capsa run examples/agent.js
+	PATH="$(abspath $(BUILD)):$$PATH" $(BUILD)/capsa run --tools examples/tools/tools.json \
+		--policy examples/tools/policy.json examples/tools_agent.js
 
 -include tests/tests.mk
 -include bench/bench.mk

@@ -92,6 +92,8 @@ while [ "$round" -le "$ROUNDS" ]; do
             peer "$p" node "$PEERS_DIR/inproc.mjs" "$p" compute "$REPS" "$WARMUP" "$script"
         done
     done
+    echo "bench: round $round: tool calls" >&2
+    run capsa "$BIN/capsa_bench" tools "$REPS"
     echo "bench: round $round: sandbox latency" >&2
     run native "$BIN/native_qjs" latency "$CYCLES" "$RUNTIME_JS"
     run capsa "$BIN/capsa_bench" latency "$CYCLES"
@@ -239,6 +241,14 @@ END {
         row("latency.p99", p99["capsa", l], "us", p99["native", "latency.bare"], "-", "", "")
         if (("native", "latency.same_work") in med)
             row("latency.median_full_init", med["capsa", l], "us", med["native", "latency.same_work"], "-", "", "")
+    }
+    # Tools: a trivial inline tool's round trip against an await of an async JS
+    # function in the same sandbox; 10 concurrent 100 ms tools against one.
+    if (("capsa", "tools.roundtrip") in med) {
+        row("tools.roundtrip", med["capsa", "tools.roundtrip"], "us", med["capsa", "tools.js_async"],
+            spread("capsa", "tools.roundtrip"), "value<=2", "reference: await of an async JS function")
+        row("tools.concurrent_10x100ms", med["capsa", "tools.concurrent10"], "ms", 100, "-", "value<=150",
+            "reference: one call")
     }
     # Memory: per live sandbox against per native runtime with a context.
     split("idle_private idle_rss run_private run_rss", mem, " ")

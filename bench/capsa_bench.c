@@ -4,11 +4,16 @@
  *   capsa_bench latency N                     time capsa_sandbox_new + return 1+1 + free
  *   capsa_bench memory N                      memory of N live sandboxes, idle and after
  *                                             one return 1+1 in each
+ *   capsa_bench tools REPS                    a trivial inline tool's JS -> host -> JS round
+ *                                             trip (and an await of an async JS function in
+ *                                             the same sandbox), and 10 concurrent 100 ms
+ *                                             tools (wall time)
  *
  * Prints one line per figure: "name unit median min max p99 check" (see bench.sh). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "capsa.h"
 #include "bench.h"
@@ -172,6 +177,112 @@ static int memory(int n)
     return 0;
 }
 
+/* ---- tools -------------------------------------------------------------------------- */
+
+static void tool_one(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    (void)ud;
+    (void)call;
+    capsa_tool_reply_json(reply, "1", 1);
+}
+
+static void tool_sleep(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    (void)ud;
+    struct timespec ts = { 0, 100 * 1000000L };
+    nanosleep(&ts, NULL);
+    capsa_tool_reply_json(reply, call->args, call->args_len);
+}
+
+static double wall_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* Times code (a loop of `calls` awaits) reps times; prints per-call microseconds. */
+static int time_calls(capsa_sandbox *sb, const char *name, const char *code, int reps, int calls)
+{
+    double *t = malloc(sizeof(*t) * (size_t)reps);
+    if (!t)
+        return 1;
+    for (int i = -1; i < reps; i++) {
+        const capsa_result *r;
+        double t0 = bench_now_us();
+        int rc = capsa_run(sb, code, strlen(code), name, &r);
+        double dt = bench_now_us() - t0;
+        if (rc != CAPSA_OK) {
+            report_failure(sb, name, rc, r);
+            free(t);
+            return 1;
+        }
+        if (i >= 0)
+            t[i] = dt / calls;
+    }
+    bench_sort(t, (size_t)reps);
+    printf("%s us %.3f %.3f %.3f %.3f -\n", name, bench_median(t, (size_t)reps), t[0], t[reps - 1],
+           bench_percentile(t, (size_t)reps, 99));
+    free(t);
+    return 0;
+}
+
+static int tools_bench(int reps)
+{
+    capsa_sandbox *sb;
+    capsa_options o;
+    capsa_options_init(&o);
+    o.tool_concurrency = 16; /* all 10 calls at once (the default pool has 8 workers) */
+    int rc = capsa_sandbox_new(engine, &o, &sb);
+    if (rc != CAPSA_OK)
+        return 1;
+    capsa_tool_def d;
+    capsa_tool_def_init(&d);
+    d.name = "one";
+    d.fn = tool_one;
+    d.flags = CAPSA_TOOL_INLINE;
+    capsa_tool_add(sb, &d);
+    capsa_tool_def_init(&d);
+    d.name = "sleepy";
+    d.fn = tool_sleep;
+    capsa_tool_add(sb, &d);
+    capsa_policy_add(sb, "**", NULL, 0);
+    /* The audit log would grow by a line per call: a sandbox of its own per series
+       keeps it small; the figure includes writing it. */
+    static const char tool_code[] =
+        "{ let s = 0; for (let i = 0; i < 10000; i++) s += await one({}); "
+        "}";
+    static const char js_code[] =
+        "{ const f = async (a) => 1; let s = 0; for (let i = 0; i < 10000; i++) s += await f({}); }";
+    if (time_calls(sb, "tools.roundtrip", tool_code, reps, 10000) ||
+        time_calls(sb, "tools.js_async", js_code, reps, 10000)) {
+        capsa_sandbox_free(sb);
+        return 1;
+    }
+    static const char conc[] = "await Promise.all([...Array(10).keys()].map(i => sleepy({i})))";
+    double *t = malloc(sizeof(*t) * (size_t)reps);
+    for (int i = 0; t && i < reps; i++) {
+        const capsa_result *r;
+        double t0 = wall_us();
+        rc = capsa_run(sb, conc, sizeof(conc) - 1, "concurrent", &r);
+        t[i] = (wall_us() - t0) / 1e3;
+        if (rc != CAPSA_OK) {
+            report_failure(sb, "concurrent", rc, r);
+            free(t);
+            capsa_sandbox_free(sb);
+            return 1;
+        }
+    }
+    if (t) {
+        bench_sort(t, (size_t)reps);
+        printf("tools.concurrent10 ms %.3f %.3f %.3f %.3f -\n", bench_median(t, (size_t)reps), t[0],
+               t[reps - 1], bench_percentile(t, (size_t)reps, 99));
+    }
+    free(t);
+    capsa_sandbox_free(sb);
+    return t ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (capsa_version_number() != CAPSA_VERSION_NUMBER) {
@@ -192,10 +303,13 @@ int main(int argc, char **argv)
         rc = latency(bench_count(argv[2], 1000));
     else if (argc >= 3 && strcmp(argv[1], "memory") == 0)
         rc = memory(bench_count(argv[2], 1000));
+    else if (argc >= 3 && strcmp(argv[1], "tools") == 0)
+        rc = tools_bench(bench_count(argv[2], 7));
     else {
         fprintf(stderr, "usage: capsa_bench compute REPS WARMUP SCRIPT...\n"
                         "       capsa_bench latency N\n"
-                        "       capsa_bench memory N\n");
+                        "       capsa_bench memory N\n"
+                        "       capsa_bench tools REPS\n");
         rc = 2;
     }
     capsa_engine_free(engine);

@@ -18,6 +18,14 @@
 #define IMPORT(name) __attribute__((import_module("capsa"), import_name(name)))
 
 IMPORT("result") void capsa_host_result(uint32_t kind, const char *data, uint32_t len);
+/* Tool calls: see guest/abi.h. */
+IMPORT("tool_call") int32_t capsa_host_tool_call(const char *name, uint32_t name_len,
+                                                 const char *args, uint32_t args_len);
+IMPORT("tool_next") int32_t capsa_host_tool_next(capsa_tool_info *info);
+IMPORT("tool_take") int32_t capsa_host_tool_take(uint32_t id, char *data, uint32_t len);
+IMPORT("tools_generation") int32_t capsa_host_tools_generation(void);
+IMPORT("tools_list") int32_t capsa_host_tools_list(char *data, uint32_t cap);
+IMPORT("pending") void capsa_host_pending(uint64_t wake_ns);
 
 /* The shadow stack is placed first in linear memory (wasm-ld --stack-first) and
  * sized at link time; QuickJS's own limit sits below it so that deep recursion
@@ -36,6 +44,27 @@ static JSValue runtime_api;
 static JSValue web_tick, web_cancel;
 /* web.js's completion value: also its Node-style error helpers, for fs.js. */
 static JSValue web_api;
+/* tools.js's exports: makeError(code, message, tool) makes a ToolError,
+ * argError(tool, args) the TypeError of arguments that are not an object,
+ * refresh(list) rebuilds `tools` and the flat functions from the host's registry. */
+static JSValue tools_make_error, tools_arg_error, tools_refresh;
+/* The calls in flight: the resolving functions of each one's promise. */
+typedef struct tool_pending {
+    uint32_t id;
+    JSValue resolve, reject, name;
+} tool_pending;
+static tool_pending *tool_calls;
+static int n_tool_calls, cap_tool_calls;
+/* Calls the host took and whose outcome has not been delivered yet: while there
+ * are any, the run is not over. */
+static int tools_pending;
+/* The registry generation `tools` was built from (the host's start at 1). */
+static int32_t tools_seen;
+
+/* The run in progress: its promise, kept between capsa_run and the capsa_continue
+ * calls that resume it after the host delivered tool results. */
+static JSValue run_promise;
+static int run_active;
 
 
 /* The first exception of the run that nothing could catch (thrown by a timer,
@@ -195,6 +224,133 @@ static JSValue js_promise_result(JSContext *c, JSValueConst this_val, int argc, 
     return argc < 1 ? JS_UNDEFINED : JS_PromiseResult(c, argv[0]);
 }
 
+/* A promise rejected with err (taken). */
+static JSValue rejected(JSContext *c, JSValue err)
+{
+    JSValue funcs[2];
+    JSValue p = JS_NewPromiseCapability(c, funcs);
+    if (!JS_IsException(p)) {
+        JS_FreeValue(c, JS_Call(c, funcs[1], JS_UNDEFINED, 1, (JSValueConst *)&err));
+        JS_FreeValue(c, funcs[0]);
+        JS_FreeValue(c, funcs[1]);
+    }
+    JS_FreeValue(c, err);
+    return p;
+}
+
+/* A ToolError made by tools.js's makeError. */
+static JSValue tool_error(JSContext *c, const char *code, const char *message, JSValueConst name)
+{
+    JSValue args[3] = { JS_NewString(c, code), JS_NewString(c, message), JS_DupValue(c, name) };
+    JSValue err = JS_Call(c, tools_make_error, JS_UNDEFINED, 3, args);
+    for (int i = 0; i < 3; i++)
+        JS_FreeValue(c, args[i]);
+    if (JS_IsException(err))
+        err = JS_GetException(c);
+    return err;
+}
+
+/* Hands the call of tool name with the JSON text args to the host and returns the
+ * promise of its outcome. */
+static JSValue start_call(JSContext *c, JSValueConst name, JSValueConst args)
+{
+    size_t name_len, args_len;
+    const char *n = JS_ToCStringLen(c, &name_len, name);
+    if (!n)
+        return JS_EXCEPTION;
+    const char *a = JS_ToCStringLen(c, &args_len, args);
+    if (!a) {
+        JS_FreeCString(c, n);
+        return JS_EXCEPTION;
+    }
+    if (n_tool_calls == cap_tool_calls) {
+        int cap = cap_tool_calls ? cap_tool_calls * 2 : 16;
+        tool_pending *grown = realloc(tool_calls, (size_t)cap * sizeof(*grown));
+        if (!grown) {
+            JS_FreeCString(c, n);
+            JS_FreeCString(c, a);
+            return JS_ThrowOutOfMemory(c);
+        }
+        tool_calls = grown;
+        cap_tool_calls = cap;
+    }
+    JSValue funcs[2];
+    JSValue promise = JS_NewPromiseCapability(c, funcs);
+    if (JS_IsException(promise)) {
+        JS_FreeCString(c, n);
+        JS_FreeCString(c, a);
+        return promise;
+    }
+    int32_t id = capsa_host_tool_call(n, (uint32_t)name_len, a, (uint32_t)args_len);
+    JS_FreeCString(c, n);
+    JS_FreeCString(c, a);
+    if (id <= 0) {
+        JSValue err = tool_error(c, "resource_exhausted",
+                                 id == CAPSA_TOOL_EBADARG ? "the call could not be read"
+                                 : "too many tool calls in flight (or the host is out of memory)",
+                                 name);
+        JS_FreeValue(c, JS_Call(c, funcs[1], JS_UNDEFINED, 1, (JSValueConst *)&err));
+        JS_FreeValue(c, err);
+        JS_FreeValue(c, funcs[0]);
+        JS_FreeValue(c, funcs[1]);
+        return promise;
+    }
+    tool_calls[n_tool_calls++] = (tool_pending){ (uint32_t)id, funcs[0], funcs[1], JS_DupValue(c, name) };
+    tools_pending++;
+    return promise;
+}
+
+/* __capsaTools.call(name, argsJson): the promise of a call of tool name with the
+ * JSON text argsJson (checked by the host). */
+static JSValue js_tool_call(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    (void)this_val;
+    if (argc < 2)
+        return JS_ThrowTypeError(c, "call: name and arguments expected");
+    return start_call(c, argv[0], argv[1]);
+}
+
+/* The function of one tool (data[0]: its registered name): its argument (an
+ * object, or nothing for {}) as JSON, and the promise of the call. */
+static JSValue js_tool_fn(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv,
+                          int magic, JSValue *data)
+{
+    (void)this_val;
+    (void)magic;
+    JSValueConst args = argc > 0 ? argv[0] : JS_UNDEFINED;
+    if (JS_IsUndefined(args)) {
+        JSValue text = JS_NewStringLen(c, "{}", 2);
+        JSValue p = start_call(c, data[0], text);
+        JS_FreeValue(c, text);
+        return p;
+    }
+    if (!JS_IsObject(args) || JS_IsArray(c, args) || JS_IsFunction(c, args)) {
+        JSValue av[2] = { data[0], args };
+        JSValue err = JS_Call(c, tools_arg_error, JS_UNDEFINED, 2, av);
+        return rejected(c, JS_IsException(err) ? JS_GetException(c) : err);
+    }
+    JSValue text = JS_JSONStringify(c, args, JS_UNDEFINED, JS_UNDEFINED);
+    if (JS_IsException(text))
+        return rejected(c, JS_GetException(c));
+    JSValue p = start_call(c, data[0], text);
+    JS_FreeValue(c, text);
+    return p;
+}
+
+/* __capsaTools.bind(name): the function scripts call for tool name. */
+static JSValue js_tool_bind(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    (void)this_val;
+    if (argc < 1 || !JS_IsString(argv[0]))
+        return JS_ThrowTypeError(c, "bind: a tool name expected");
+    return JS_NewCFunctionData(c, js_tool_fn, 1, 0, 1, argv);
+}
+
+static const JSCFunctionListEntry tool_funcs[] = {
+    JS_CFUNC_DEF("call", 2, js_tool_call),
+    JS_CFUNC_DEF("bind", 1, js_tool_bind),
+};
+
 static const JSCFunctionListEntry host_funcs[] = {
     JS_CFUNC_DEF("write", 2, js_write),
     JS_CFUNC_DEF("promiseState", 1, js_promise_state),
@@ -276,6 +432,7 @@ static void report_unhandled(JSValueConst run_promise)
 EXPORT("capsa_init") int32_t capsa_init(void)
 {
     runtime_api = web_api = web_tick = web_cancel = uncaught = JS_UNDEFINED;
+    tools_make_error = tools_arg_error = tools_refresh = run_promise = JS_UNDEFINED;
     rt = JS_NewRuntime();
     if (!rt)
         return CAPSA_GUEST_NOMEM;
@@ -296,6 +453,17 @@ EXPORT("capsa_init") int32_t capsa_init(void)
         const struct capsa_js_file *f = &capsa_js_files[i];
         int is_web = strcmp(f->name, "web.js") == 0;
         int is_fs = strcmp(f->name, "fs.js") == 0;
+        int is_tools = strcmp(f->name, "tools.js") == 0;
+        if (is_tools) {
+            /* tools.js's native (it deletes __capsaTools), and runtime.js's exports. */
+            global = JS_GetGlobalObject(ctx);
+            JSValue tools = JS_NewObject(ctx);
+            JS_SetPropertyFunctionList(ctx, tools, tool_funcs,
+                                       sizeof(tool_funcs) / sizeof(tool_funcs[0]));
+            JS_SetPropertyStr(ctx, tools, "runtime", JS_DupValue(ctx, runtime_api));
+            JS_SetPropertyStr(ctx, global, "__capsaTools", tools);
+            JS_FreeValue(ctx, global);
+        }
         if (is_fs) {
             /* fs.js's natives (it deletes __capsaFs), and runtime.js's exports. */
             global = JS_GetGlobalObject(ctx);
@@ -343,6 +511,11 @@ EXPORT("capsa_init") int32_t capsa_init(void)
             web_api = r;
             web_tick = JS_GetPropertyStr(ctx, r, "tick");
             web_cancel = JS_GetPropertyStr(ctx, r, "cancel");
+        }
+        if (is_tools) {
+            tools_make_error = JS_GetPropertyStr(ctx, r, "makeError");
+            tools_arg_error = JS_GetPropertyStr(ctx, r, "argError");
+            tools_refresh = JS_GetPropertyStr(ctx, r, "refresh");
         }
     }
     if (JS_IsException(web_tick) || JS_IsException(web_cancel))
@@ -432,21 +605,145 @@ static void sleep_until(double ms)
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-/* The event loop of a run: microtasks until none is left, then the next timer
- * or immediate callback (web.js's tick() decides which, in Node's order), again
- * and again, sleeping while the next timer is not due. It ends when nothing more
- * can happen (no timer or immediate that keeps the loop alive), when a callback
- * throws (the run's error) or when the run's own promise is rejected (as an
- * uncaught error ends a Node process). Callbacks may still run after the run's
- * promise is fulfilled: the run waits for them, up to its time limit. What is
- * left then (timers that do not keep the loop alive) is cancelled, so no run
- * inherits another's timers. */
-static void run_event_loop(JSValueConst run_promise)
+/* Reads the string member key of the JSON object text[0..len) into a new C string
+ * (JS_FreeCString), or NULL. For the {"code","message"} of a failed call. */
+static const char *json_member(JSValueConst obj, const char *key)
+{
+    JSValue v = JS_GetPropertyStr(ctx, obj, key);
+    const char *s = JS_IsString(v) ? JS_ToCString(ctx, v) : NULL;
+    JS_FreeValue(ctx, v);
+    return s;
+}
+
+/* Settles the promise of tool call id: ok with its result (the JSON text
+ * buf[0..len)), or rejected with a ToolError from its {"code","message"}. A call
+ * the guest does not know (not its own) is ignored. */
+static void settle_tool(uint32_t id, int ok, const char *buf, size_t len)
+{
+    int i = n_tool_calls - 1;
+    while (i >= 0 && tool_calls[i].id != id)
+        i--;
+    if (i < 0)
+        return;
+    tool_pending call = tool_calls[i];
+    tool_calls[i] = tool_calls[--n_tool_calls];
+    JSValue v = buf ? JS_ParseJSON(ctx, buf, len, "<tool result>") : JS_EXCEPTION;
+    JSValue fn = call.resolve;
+    if (JS_IsException(v)) {
+        if (buf)
+            JS_FreeValue(ctx, JS_GetException(ctx));
+        v = tool_error(ctx, buf ? "invalid_result" : "out_of_memory",
+                       buf ? "the tool's result is not JSON" : "guest memory is full: no room for the tool's result",
+                       call.name);
+        fn = call.reject;
+    } else if (!ok) {
+        const char *code = json_member(v, "code"), *message = json_member(v, "message");
+        JSValue err = tool_error(ctx, code ? code : "tool_error", message ? message : "the tool failed",
+                                 call.name);
+        JS_FreeCString(ctx, code);
+        JS_FreeCString(ctx, message);
+        JS_FreeValue(ctx, v);
+        v = err;
+        fn = call.reject;
+    }
+    JSValue r = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&v);
+    if (JS_IsException(r))
+        note_uncaught();
+    JS_FreeValue(ctx, r);
+    JS_FreeValue(ctx, v);
+    JS_FreeValue(ctx, call.resolve);
+    JS_FreeValue(ctx, call.reject);
+    JS_FreeValue(ctx, call.name);
+}
+
+/* The run is over: the calls still in flight will never be awaited. */
+static void cancel_tools(void)
+{
+    for (int i = 0; i < n_tool_calls; i++) {
+        JS_FreeValue(ctx, tool_calls[i].resolve);
+        JS_FreeValue(ctx, tool_calls[i].reject);
+        JS_FreeValue(ctx, tool_calls[i].name);
+    }
+    n_tool_calls = 0;
+    tools_pending = 0;
+}
+
+/* Delivers the outcomes the host has ready: each settles its call's promise (the
+ * reactions run with the next drain of the job queue). Returns how many. */
+static int deliver_tools(void)
+{
+    int n = 0;
+    capsa_tool_info info;
+    char small[256];
+    while (tools_pending > 0 && capsa_host_tool_next(&info) == 1) {
+        char *buf = info.len < sizeof(small) ? small : malloc((size_t)info.len + 1);
+        if (!buf) {
+            capsa_host_tool_take(info.id, NULL, 0);
+            settle_tool(info.id, 0, NULL, 0);
+        } else {
+            if (capsa_host_tool_take(info.id, buf, info.len) != 0) {
+                if (buf != small)
+                    free(buf);
+                break;
+            }
+            buf[info.len] = '\0';
+            settle_tool(info.id, info.ok != 0, buf, info.len);
+            if (buf != small)
+                free(buf);
+        }
+        tools_pending--;
+        n++;
+    }
+    return n;
+}
+
+/* Brings `tools` and the flat tool functions up to date with the host's registry
+ * when it changed since they were built. A failure leaves them as they were and is
+ * tried again at the next run. */
+static void sync_tools(void)
+{
+    int32_t gen = capsa_host_tools_generation();
+    if (gen == tools_seen || !JS_IsFunction(ctx, tools_refresh))
+        return;
+    int32_t len = capsa_host_tools_list(NULL, 0);
+    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (!buf || capsa_host_tools_list(buf, (uint32_t)len) != len) {
+        free(buf);
+        return;
+    }
+    JSValue text = JS_NewStringLen(ctx, buf, (size_t)len);
+    free(buf);
+    JSValue r = JS_IsException(text) ? JS_EXCEPTION
+                                     : JS_Call(ctx, tools_refresh, JS_UNDEFINED, 1, &text);
+    if (JS_IsException(r))
+        JS_FreeValue(ctx, JS_GetException(ctx));
+    else
+        tools_seen = gen;
+    JS_FreeValue(ctx, r);
+    JS_FreeValue(ctx, text);
+}
+
+/* The event loop of a run: microtasks until none is left, the outcomes of tool
+ * calls the host has ready, then the next timer or immediate callback (web.js's
+ * tick() decides which, in Node's order), again and again, sleeping while the
+ * next timer is not due. When tool calls are pending and nothing can run, it
+ * returns CAPSA_GUEST_PENDING (after telling the host when the next timer is due)
+ * with the run's state kept: the host waits for results (or the timer) and calls
+ * capsa_continue. It ends (returns CAPSA_GUEST_OK) when nothing more can happen:
+ * no tool call pending and no timer or immediate that keeps the loop alive, when
+ * a callback throws (the run's error) or when the run's own promise is rejected
+ * (as an uncaught error ends a Node process). Callbacks may still run after the
+ * run's promise is fulfilled: the run waits for them, up to its time limit. What
+ * is left then (timers that do not keep the loop alive, calls whose outcome will
+ * not be awaited) is cancelled, so no run inherits another's timers. */
+static int32_t run_event_loop(void)
 {
     for (;;) {
         drain_jobs();
         if (has_uncaught || JS_PromiseState(ctx, run_promise) == JS_PROMISE_REJECTED)
             break;
+        if (tools_pending > 0 && deliver_tools() > 0)
+            continue;
         JSValue r = call_web(web_tick);
         if (JS_IsException(r)) {
             note_uncaught();
@@ -456,16 +753,28 @@ static void run_event_loop(JSValueConst run_promise)
         if (JS_IsNumber(r))
             JS_ToFloat64(ctx, &next, r);
         JS_FreeValue(ctx, r);
+        if (next == 0)
+            continue;
+        if (tools_pending > 0) {
+            uint64_t wake = 0;
+            if (next > 0) {
+                double ns = next * 1e6;
+                wake = capsa_web_origin_ns() + (ns >= 1.8e19 ? (uint64_t)1.8e19 : (uint64_t)ns + 1);
+            }
+            capsa_host_pending(wake);
+            return CAPSA_GUEST_PENDING;
+        }
         if (next < 0)
             break;
-        if (next > 0)
-            sleep_until(next);
+        sleep_until(next);
     }
     /* The job queue is empty here: every way out of the loop follows drain_jobs. */
     JSValue r = call_web(web_cancel);
     if (JS_IsException(r))
         note_uncaught();
     JS_FreeValue(ctx, r);
+    cancel_tools();
+    return CAPSA_GUEST_OK;
 }
 
 /* Reports the outcome of the run: its uncaught error if a callback threw, else
@@ -509,13 +818,30 @@ static int32_t report_outcome(JSValueConst promise)
     return status;
 }
 
+/* Runs the run's event loop until it is over or waits for tool results; when over,
+ * reports the outcome and forgets the run. */
+static int32_t run_step(void)
+{
+    if (run_event_loop() == CAPSA_GUEST_PENDING)
+        return CAPSA_GUEST_PENDING;
+    report_unhandled(run_promise);
+    int32_t status = report_outcome(run_promise);
+    JS_FreeValue(ctx, run_promise);
+    run_promise = JS_UNDEFINED;
+    run_active = 0;
+    return status;
+}
+
 /* Evaluates code[0..len) (code[len] must be NUL) as the body of an async
- * function in the global scope, runs its event loop and reports the outcome. */
+ * function in the global scope, runs its event loop and reports the outcome, or
+ * returns CAPSA_GUEST_PENDING while tool calls are pending (capsa_continue goes
+ * on). */
 EXPORT("capsa_run") int32_t capsa_run(const char *code, uint32_t len,
                                       const char *filename)
 {
-    if (!ctx || !code || code[len] != '\0' || !filename)
+    if (!ctx || !code || code[len] != '\0' || !filename || run_active)
         return CAPSA_GUEST_BADARG;
+    sync_tools();
     JSValue promise = JS_Eval(ctx, code, len, filename,
                               JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_ASYNC);
     if (JS_IsException(promise)) {
@@ -524,9 +850,15 @@ EXPORT("capsa_run") int32_t capsa_run(const char *code, uint32_t len,
         JS_FreeValue(ctx, err);
         return CAPSA_GUEST_THREW;
     }
-    run_event_loop(promise);
-    report_unhandled(promise);
-    int32_t status = report_outcome(promise);
-    JS_FreeValue(ctx, promise);
-    return status;
+    run_promise = promise;
+    run_active = 1;
+    return run_step();
+}
+
+/* Resumes a run that returned CAPSA_GUEST_PENDING. */
+EXPORT("capsa_continue") int32_t capsa_continue(void)
+{
+    if (!ctx || !run_active)
+        return CAPSA_GUEST_BADARG;
+    return run_step();
 }

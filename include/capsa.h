@@ -56,7 +56,8 @@ CAPSA_API const char *capsa_version(void);
     X(ENOTDIR, 13, "not a directory")                                              \
     X(EISDIR, 14, "is a directory")                                                \
     X(ENOTEMPTY, 15, "directory not empty")                                        \
-    X(ENOSPC, 16, "the sandbox's filesystem quota is exceeded")
+    X(ENOSPC, 16, "the sandbox's filesystem quota is exceeded")                    \
+    X(PENDING, 17, "the run waits for tool calls the host resolves (step mode)")
 
 typedef enum capsa_status {
 #define CAPSA__ENUM(name, num, msg) CAPSA_##name = num,
@@ -79,7 +80,8 @@ typedef struct capsa_engine capsa_engine;
 /* Allocation hooks for the host-side memory of an engine and its sandboxes:
  * handles, images, results and output. The guest's own memory is the runtime's
  * and does not go through them: its linear memory (mapped), its function table and
- * the thread's guest stack. realloc_fn(ud, NULL, n) allocates. */
+ * the thread's guest stack. realloc_fn(ud, NULL, n) allocates. They are also called
+ * from the sandboxes' tool worker threads, so they must be thread-safe. */
 typedef struct capsa_allocator {
     void *(*realloc_fn)(void *ud, void *ptr, size_t size);
     void (*free_fn)(void *ud, void *ptr);
@@ -116,6 +118,16 @@ CAPSA_API void capsa_engine_free(capsa_engine *engine);
 
 /* ---- sandbox -------------------------------------------------------------------- */
 
+/* Called with each audit line (one JSON object, no newline; see "tools" below), on
+ * the thread running the sandbox. line is valid only during the call. */
+typedef void (*capsa_audit_fn)(void *ud, const char *line, size_t len);
+
+/* capsa_options.audit_flags */
+enum {
+    CAPSA_AUDIT_HASH_ARGS = 1, /* log the SHA-256 of a call's arguments, not the arguments */
+    CAPSA_AUDIT_NO_FILE = 2,   /* no /log/actions.jsonl: only the audit callback */
+};
+
 /* One guest instance: its JS state and memory persist from run to run, like a
  * notebook, until capsa_reset. A sandbox is used by one thread at a time; distinct
  * sandboxes may run on distinct threads at once. */
@@ -147,6 +159,16 @@ typedef struct capsa_options {
     uint64_t fs_max_bytes;    /* file contents; default 64 MiB */
     uint64_t fs_max_entries;  /* files, directories and symlinks; default 10,000 */
     uint64_t fs_max_file;     /* the largest file; default fs_max_bytes */
+    /* Tools (see "tools" below). */
+    uint32_t tool_concurrency; /* worker threads running tool callbacks at once;
+                                  default 8, at most 256 */
+    uint64_t tool_timeout_ms; /* a call's time limit unless its tool sets one;
+                                 default 30000 */
+    uint64_t tool_max_args;   /* bytes of one call's JSON arguments; default 1 MiB */
+    uint64_t tool_max_result; /* bytes of one call's JSON result; default 16 MiB */
+    uint32_t audit_flags;     /* CAPSA_AUDIT_* */
+    capsa_audit_fn on_audit;  /* NULL: none */
+    void *on_audit_ud;
 } capsa_options;
 
 /* The most stack a sandbox's JS code can have: the guest's shadow stack is 1 MiB,
@@ -163,7 +185,8 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
                                 capsa_sandbox **out);
 
 /* Frees a sandbox and everything it owns, including its last result. NULL is a
- * no-op. */
+ * no-op. Tool callbacks still running on its worker threads (calls that timed out,
+ * or of a run that ended) cannot be stopped: it waits for them to return. */
 CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb);
 
 /* The message of the last error on this sandbox; valid until the next call on it.
@@ -186,8 +209,11 @@ typedef struct capsa_result capsa_result;
  * CAPSA_EFUEL when a limit stopped it (after these three the sandbox is reset: its
  * JS state is lost, and it stays usable; the result describes what happened as an
  * error), CAPSA_ETOOBIG for code over 64 MiB, CAPSA_EINVAL for misuse,
- * CAPSA_ENOMEM. On CAPSA_OK, CAPSA_ESCRIPT, CAPSA_ETRAP, CAPSA_ETIMEOUT and
- * CAPSA_EFUEL, *out (if not NULL) points to the result; otherwise it is NULL. */
+ * CAPSA_ENOMEM, and CAPSA_PENDING when the script waits for tool calls the caller
+ * resolves (step mode, see "tools" below). On CAPSA_OK, CAPSA_ESCRIPT, CAPSA_ETRAP,
+ * CAPSA_ETIMEOUT, CAPSA_EFUEL and CAPSA_PENDING, *out (if not NULL) points to the
+ * result; otherwise it is NULL. Tool calls run while the run waits for them; the
+ * time limit and the fuel span the whole run. */
 CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
                         const char *filename, const capsa_result **out);
 
@@ -217,6 +243,7 @@ typedef struct capsa_stats {
     uint64_t stderr_bytes;
     uint64_t output_dropped;   /* bytes not kept because of max_output */
     uint64_t fuel_used;        /* fuel the run spent, the same on every identical run */
+    uint64_t tool_calls;       /* tool calls the script made, refused ones included */
 } capsa_stats;
 
 /* Copies the run's statistics into *stats (up to stats->struct_size bytes). */
@@ -226,6 +253,196 @@ CAPSA_API void capsa_result_stats(const capsa_result *r, capsa_stats *stats);
  * Returns a new NUL-terminated string the caller frees with capsa_free, or NULL
  * when out of memory. */
 CAPSA_API char *capsa_result_json(const capsa_result *r);
+
+/* ---- tools -------------------------------------------------------------------------- */
+
+/* A sandbox's scripts reach the world only through the tools its host registers,
+ * and only as far as its capability policy allows. A tool has a name
+ * ("provider.action" or "a/b/c": segments of letters, digits, '_' and '-' joined by
+ * '.', '/' or ':'), a description, a JSON Schema of its parameters and a callback.
+ * Scripts call it as an async function, namespaced or flat:
+ *     await tools.github.search_issues({q: "x"})
+ *     await github_search_issues({q: "x"})        (. / - : become _)
+ * with tools.list(), tools.describe(name) and tools.call(name, args); TypeScript
+ * declarations generated from the schemas are in /tools/<name>.d.ts and
+ * /tools/index.d.ts. The arguments cross the boundary once, as JSON text. For each
+ * call, on the host and before anything runs: the name must be registered, the
+ * text must be strict JSON (a duplicate key, invalid UTF-8, "\u0000" or a number
+ * outside int64/double is an error) and an object, and the policy must allow it
+ * (deny by default: a sandbox starts with no capabilities). The callback then gets
+ * the very text the policy checked. A refused or failed call rejects the script's
+ * promise with a ToolError (an Error) whose code says why: permission_denied
+ * (message: the policy's), unknown_tool, invalid_arguments, invalid_result,
+ * result_too_large, timeout, tool_error, resource_exhausted, audit_unavailable, or
+ * the code the tool gave.
+ *
+ * Every call is audited: one JSON line appended to /log/actions.jsonl in the
+ * sandbox (the guest may read it, never change it) and handed to
+ * capsa_options.on_audit: {"time","event":"tool_call","run","id","tool","args" (or
+ * "args_bytes" and "args_sha256" with CAPSA_AUDIT_HASH_ARGS, or when the arguments
+ * are not valid JSON),"decision":"allowed"|"denied","capability" (the pattern that
+ * decided, or null),"reason" (when denied),"outcome":"ok"|"error"|"cancelled",
+ * "error_code","result_bytes","duration_ms"}; and the lifecycle of runs:
+ * "run_start", "run_end" (status, wall_ms, tool_calls) and "limit" (time, fuel,
+ * trap). Fail closed: a call the log has no room for (filesystem quota) is refused
+ * with audit_unavailable before its tool runs. */
+
+typedef struct capsa_tool_call {
+    size_t struct_size;  /* set by whoever fills it: sizeof(capsa_tool_call) */
+    uint64_t id;         /* assigned by the host; unique within the sandbox's run */
+    const char *name;    /* the tool's registered name */
+    const char *args;    /* the arguments' JSON text exactly as the policy checked
+                            it (a JSON object), NUL-terminated */
+    size_t args_len;
+} capsa_tool_call;
+
+/* Where a callback puts its answer: valid during the callback only. */
+typedef struct capsa_tool_reply capsa_tool_reply;
+
+/* A tool's callback. Runs on one of the sandbox's worker threads (several at once
+ * for concurrent calls: it must be thread-safe), or on the thread running the
+ * sandbox for CAPSA_TOOL_INLINE tools. It answers with capsa_tool_reply_json or
+ * capsa_tool_reply_error before returning; returning without either is a
+ * tool_error. call and its strings are valid during the call only. A callback must
+ * not call into the same sandbox. */
+typedef void (*capsa_tool_fn)(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply);
+
+/* The call's result: json[0..len), one JSON value (copied). Over
+ * capsa_options.tool_max_result: CAPSA_ETOOBIG, and the script gets
+ * result_too_large; not valid JSON: CAPSA_EINVAL, and it gets invalid_result. */
+CAPSA_API int capsa_tool_reply_json(capsa_tool_reply *reply, const char *json, size_t len);
+
+/* The call failed: the script gets a ToolError with this code ([A-Za-z0-9_], at most
+ * 47 bytes; otherwise or NULL: "tool_error") and message (NULL: a generic one; cut
+ * at 4 KiB). Copied. */
+CAPSA_API int capsa_tool_reply_error(capsa_tool_reply *reply, const char *code,
+                                     const char *message);
+
+/* Whether the script no longer waits for this call (it timed out, or its run
+ * ended): a long callback may poll it and give up early. */
+CAPSA_API int capsa_tool_reply_cancelled(const capsa_tool_reply *reply);
+
+/* capsa_tool_def.flags */
+enum {
+    /* Call the callback directly on the thread running the sandbox, inside the
+     * script's call (no thread hop): for fast, non-blocking tools. Its time counts
+     * against the run's deadline but cannot be interrupted; the per-call timeout
+     * does not apply. */
+    CAPSA_TOOL_INLINE = 1,
+};
+
+typedef struct capsa_tool_def {
+    size_t struct_size;      /* set by capsa_tool_def_init */
+    const char *name;        /* required */
+    const char *description; /* NULL: none */
+    const char *parameters;  /* JSON Schema text of the arguments object (parsed
+                                strictly); NULL: {"type":"object"} */
+    capsa_tool_fn fn;        /* NULL: the host resolves its calls itself (step mode,
+                                below) */
+    void *ud;                /* passed to fn */
+    uint32_t flags;          /* CAPSA_TOOL_* */
+    uint64_t timeout_ms;     /* per call; 0: capsa_options.tool_timeout_ms. A call
+                                not answered in time rejects with code "timeout";
+                                the late answer is discarded. */
+} capsa_tool_def;
+
+/* Fills *def with the defaults. */
+CAPSA_API void capsa_tool_def_init(capsa_tool_def *def);
+
+/* Registers a tool in the sandbox (the strings are copied; ud is kept) and writes
+ * its declarations to /tools. Scripts see it from their next run on. A name taken
+ * (or whose flat form is taken) is CAPSA_EEXIST; a bad name or schema CAPSA_EINVAL
+ * (capsa_errmsg says why); no room in /tools CAPSA_ENOSPC. */
+CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def);
+
+/* ---- capabilities --------------------------------------------------------------------- */
+
+// Each sandbox has a policy: an ordered list of capabilities, each a method
+// pattern over tool names split on '/' ("*" one segment, "**" any number; '.' is
+// part of a segment: "math.add" is matched by "math.add", "*" or "**", not by
+// "math/*"), constraints on the arguments and an optional budget of calls. The
+// first capability whose pattern and constraints match and that has budget left
+// allows a call and spends one unit. Budgets last as long as the policy (across
+// runs). The file format:
+//   {"capabilities": [{"pattern": "math/**",
+//                      "constraints": [{"param": "a", "op": "<=", "value": 10}],
+//                      "max_calls": 3}]}
+// (operators == != < <= > >= in not_in contains starts_with ends_with exists
+// not_exists, and/or nesting; see README.md).
+// (Line comments: the patterns hold "/*", which -Wcomment rejects inside a block comment.)
+
+/* Replaces the sandbox's policy with the one in json[0..len) (budgets start at
+ * zero). A malformed policy (unknown field, wrong type, duplicate key, ...) is
+ * CAPSA_EINVAL and leaves the old one; capsa_errmsg names the line or field. */
+CAPSA_API int capsa_policy_set(capsa_sandbox *sb, const char *json, size_t len);
+
+/* Appends a capability: pattern, constraints as the JSON text of a constraint list
+ * (NULL: none), max_calls (0: unlimited). Copied. */
+CAPSA_API int capsa_policy_add(capsa_sandbox *sb, const char *pattern,
+                               const char *constraints_json, uint64_t max_calls);
+
+/* The calls the first capability with exactly this pattern has allowed (*used)
+ * and may still allow (*remaining; UINT64_MAX when unlimited). Either pointer may
+ * be NULL. CAPSA_ENOENT when no capability has the pattern. */
+CAPSA_API int capsa_policy_calls(capsa_sandbox *sb, const char *pattern, uint64_t *used,
+                                 uint64_t *remaining);
+
+/* Every capability's counts as JSON:
+ * [{"pattern","max_calls" (null: unlimited),"used","remaining" (null)}]. A new
+ * string the caller frees with capsa_free; NULL when out of memory. */
+CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb);
+
+/* Sets every capability's used calls back to zero. */
+CAPSA_API int capsa_policy_reset_counts(capsa_sandbox *sb);
+
+/* Would a call of tool name with the JSON arguments args_json[0..len) (NULL: none)
+ * be allowed now? Spends nothing. *allowed gets 1 or 0 and message (message_size
+ * bytes, may be NULL) the policy's message. CAPSA_EINVAL when args_json is not
+ * strict JSON. */
+CAPSA_API int capsa_policy_check(capsa_sandbox *sb, const char *name, const char *args_json,
+                                 size_t len, int *allowed, char *message, size_t message_size);
+
+/* ---- step mode: the host resolves tool calls itself ------------------------------------ */
+
+/* Calls of tools registered without a callback are left to the caller, as an
+ * event-loop host (asyncio) needs: when the script can go no further without
+ * them, capsa_run (or capsa_resume) returns CAPSA_PENDING, with *out pointing to
+ * the result so far (output). The caller reads the pending calls, settles any of
+ * them in any order with capsa_call_resolve / capsa_call_reject, and calls
+ * capsa_resume, again until it returns something else. The run's time limit and
+ * fuel span all its steps, the time the caller takes included; a call's timeout
+ * counts from the moment the script made it and is applied when the run is
+ * resumed. Timers keep working: capsa_pending_timer_ms says when the script's
+ * next timer is due, and resuming then runs it. capsa_run on a sandbox whose run
+ * is pending is CAPSA_EINVAL; capsa_reset abandons the pending run. */
+
+/* The calls waiting for the caller when the run last returned CAPSA_PENDING; the
+ * list stays as it was (settled entries included) until the next resume. */
+CAPSA_API size_t capsa_pending_count(const capsa_sandbox *sb);
+
+/* Fills *call (call->struct_size set by the caller) with pending call i; its
+ * strings are valid until the call is settled or the run resumed. CAPSA_ENOENT
+ * when it has been settled since. */
+CAPSA_API int capsa_pending_call(const capsa_sandbox *sb, size_t i, capsa_tool_call *call);
+
+/* Milliseconds until the script's next timer is due (0: due now), or -1 when it
+ * has none. */
+CAPSA_API double capsa_pending_timer_ms(const capsa_sandbox *sb);
+
+/* Settles pending call id with the result json[0..len) (copied). CAPSA_ENOENT when
+ * no such call waits (settled, timed out, or from another run). Not valid JSON, or
+ * over tool_max_result: the call is settled anyway (the script gets
+ * invalid_result or result_too_large) and the answer is CAPSA_EINVAL or
+ * CAPSA_ETOOBIG. */
+CAPSA_API int capsa_call_resolve(capsa_sandbox *sb, uint64_t id, const char *json, size_t len);
+
+/* Settles pending call id as failed, as capsa_tool_reply_error does. */
+CAPSA_API int capsa_call_reject(capsa_sandbox *sb, uint64_t id, const char *code,
+                                const char *message);
+
+/* Resumes a run that returned CAPSA_PENDING; returns as capsa_run does (and
+ * CAPSA_EINVAL when no run is pending). */
+CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out);
 
 /* ---- files ------------------------------------------------------------------------ */
 
@@ -322,7 +539,7 @@ CAPSA_API int capsa_fs_import_tar(capsa_sandbox *sb, const char *guest_path, con
                                   size_t len);
 
 /* Frees memory returned by capsa (capsa_result_json, capsa_fs_read,
- * capsa_fs_export_tar). NULL is a no-op. */
+ * capsa_fs_export_tar, capsa_policy_counts_json). NULL is a no-op. */
 CAPSA_API void capsa_free(void *ptr);
 
 #ifdef __cplusplus

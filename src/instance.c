@@ -64,6 +64,75 @@ static int module_init(void)
     return module_status;
 }
 
+/* capsa.tool_call(name_ptr, name_len, args_ptr, args_len): a tool call, decided by
+ * the host now (see guest/abi.h and tools.c). The lengths are bounded by the guest's
+ * memory; tools.c bounds what it copies by its own limits. */
+u32 Z_capsaZ_tool_call(struct Z_capsa_instance_t *h, u32 name_ptr, u32 name_len, u32 args_ptr,
+                       u32 args_len)
+{
+    const uint8_t *name = capsa__guest_ptr(h->memory, name_ptr, name_len);
+    const uint8_t *args = capsa__guest_ptr(h->memory, args_ptr, args_len);
+    if (!name || !args)
+        return (u32)CAPSA_TOOL_EBADARG;
+    if (!h->hooks.tools)
+        return (u32)CAPSA_TOOL_EBUSY;
+    return (u32)capsa__tools_call(h->hooks.tools, (const char *)name, name_len,
+                                  (const char *)args, args_len);
+}
+
+/* capsa.tool_next(info_ptr): offers the next outcome ready for delivery. */
+u32 Z_capsaZ_tool_next(struct Z_capsa_instance_t *h, u32 info_ptr)
+{
+    uint8_t *p = capsa__guest_ptr(h->memory, info_ptr, 12);
+    uint32_t v[3];
+    if (!p || !h->hooks.tools || !capsa__tools_next(h->hooks.tools, &v[0], &v[1], &v[2]))
+        return 0;
+    memcpy(p, v, sizeof(v)); /* wasm32 is little-endian, as is every host capsa runs on */
+    return 1;
+}
+
+/* capsa.tool_take(id, ptr, len): copies the offered outcome into guest memory. */
+u32 Z_capsaZ_tool_take(struct Z_capsa_instance_t *h, u32 id, u32 ptr, u32 len)
+{
+    uint8_t *p = NULL;
+    if (ptr || len) {
+        p = capsa__guest_ptr(h->memory, ptr, len);
+        if (!p || !ptr)
+            return (u32)-1;
+    }
+    if (!h->hooks.tools)
+        return (u32)-1;
+    return (u32)capsa__tools_take(h->hooks.tools, id, p, len);
+}
+
+u32 Z_capsaZ_tools_generation(struct Z_capsa_instance_t *h)
+{
+    return h->hooks.tools ? capsa__tools_generation(h->hooks.tools) : 0;
+}
+
+/* capsa.tools_list(ptr, cap): the registry's JSON; copied when it fits in cap. */
+u32 Z_capsaZ_tools_list(struct Z_capsa_instance_t *h, u32 ptr, u32 cap)
+{
+    size_t len = 2;
+    const char *list = h->hooks.tools ? capsa__tools_list(h->hooks.tools, &len) : "[]";
+    if (len > INT32_MAX)
+        return (u32)-1;
+    if (cap >= len) {
+        uint8_t *p = capsa__guest_ptr(h->memory, ptr, len);
+        if (!p)
+            return (u32)-1;
+        memcpy(p, list, len);
+    }
+    return (u32)len;
+}
+
+/* capsa.pending(wake_ns): the guest is about to wait for tool calls. */
+void Z_capsaZ_pending(struct Z_capsa_instance_t *h, u64 wake_ns)
+{
+    if (h->hooks.tools)
+        capsa__tools_set_wake(h->hooks.tools, wake_ns);
+}
+
 /* capsa.result(kind, ptr, len): one part of the run's outcome. */
 void Z_capsaZ_result(struct Z_capsa_instance_t *h, uint32_t kind, uint32_t ptr, uint32_t len)
 {
@@ -354,6 +423,12 @@ typedef struct run_args {
     int nomem;        /* the guest could not allocate the code's copy */
 } run_args;
 
+static void step_continue(capsa__instance *g, void *arg)
+{
+    run_args *r = arg;
+    r->status = (int32_t)Z_guestZ_capsa_continue(&g->inst);
+}
+
 static void step_run(capsa__instance *g, void *arg)
 {
     run_args *r = arg;
@@ -374,6 +449,10 @@ static void step_run(capsa__instance *g, void *arg)
     Z_guestZ_capsa_dealloc(&g->inst, ptr);
 }
 
+static int finish_step(capsa__instance *g, run_args *rp, void (*step)(capsa__instance *, void *),
+                       const capsa__rt_limits *limits, uint64_t *fuel_used, char *msg,
+                       size_t msgsize);
+
 int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const char *filename,
                         const capsa__rt_limits *limits, uint64_t *fuel_used,
                         char *msg, size_t msgsize)
@@ -385,8 +464,26 @@ int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const 
         return CAPSA_ETOOBIG;
     }
     run_args r = { code, filename, len, name_len, CAPSA_GUEST_OK, 0 };
+    return finish_step(g, &r, step_run, limits, fuel_used, msg, msgsize);
+}
+
+int capsa__instance_continue(capsa__instance *g, const capsa__rt_limits *limits,
+                             uint64_t *fuel_used, char *msg, size_t msgsize)
+{
+    run_args r = { NULL, NULL, 0, 0, CAPSA_GUEST_OK, 0 };
+    return finish_step(g, &r, step_continue, limits, fuel_used, msg, msgsize);
+}
+
+/* Calls step (the run's start or its continuation) and turns what happened into a
+ * CAPSA_* code. */
+static int finish_step(capsa__instance *g, run_args *rp, void (*step)(capsa__instance *, void *),
+                       const capsa__rt_limits *limits, uint64_t *fuel_used, char *msg,
+                       size_t msgsize)
+{
+    run_args r = *rp;
+    size_t len = r.len;
     g->host.failed = CAPSA_OK;
-    int trap = protected_call(g, limits, step_run, &r, fuel_used);
+    int trap = protected_call(g, limits, step, &r, fuel_used);
     if (trap == CAPSA__TRAP_NOMEM) {
         snprintf(msg, msgsize, "out of memory preparing this thread for guest code");
         return CAPSA_ENOMEM;
@@ -414,6 +511,7 @@ int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const 
     switch (r.status) {
     case CAPSA_GUEST_OK: return CAPSA_OK;
     case CAPSA_GUEST_THREW: return CAPSA_ESCRIPT;
+    case CAPSA_GUEST_PENDING: return CAPSA_PENDING;
     case CAPSA_GUEST_NOMEM:
         snprintf(msg, msgsize, "the guest ran out of memory");
         return CAPSA_ENOMEM;

@@ -9,6 +9,7 @@
 
 #include "capsa.h"
 #include "rt.h"
+#include "tools.h"
 #include "vfs.h"
 #include "wasi.h"
 
@@ -21,6 +22,7 @@ typedef struct capsa__instance_hooks {
      * or -1 when it could not be kept (out of memory). */
     int (*result)(void *ud, uint32_t kind, const char *data, size_t len);
     void *ud;
+    capsa__tools *tools; /* the tool calls of the guest go here; NULL: none */
 } capsa__instance_hooks;
 
 /* An initialised guest (QuickJS and the JS runtime ready), kept as a memory image
@@ -57,13 +59,18 @@ int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *ho
 void capsa__instance_free(capsa__instance *g);
 
 /* Runs code[0..len) named filename within limits (NULL: none). Returns CAPSA_OK
- * (the script completed), CAPSA_ESCRIPT (it threw), CAPSA_ETRAP, CAPSA_ETIMEOUT or
- * CAPSA_EFUEL (the guest was stopped: the instance must not be used again),
- * CAPSA_ENOMEM, CAPSA_EGUEST; msg gets a description of errors. *fuel_used gets
- * the fuel spent. */
+ * (the script completed), CAPSA_ESCRIPT (it threw), CAPSA_PENDING (tool calls are
+ * pending: capsa__instance_continue goes on once outcomes are ready), CAPSA_ETRAP,
+ * CAPSA_ETIMEOUT or CAPSA_EFUEL (the guest was stopped: the instance must not be
+ * used again), CAPSA_ENOMEM, CAPSA_EGUEST; msg gets a description of errors.
+ * *fuel_used gets the fuel spent. */
 int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const char *filename,
                         const capsa__rt_limits *limits, uint64_t *fuel_used,
                         char *msg, size_t msgsize);
+
+/* Resumes a run that returned CAPSA_PENDING; returns as capsa__instance_run. */
+int capsa__instance_continue(capsa__instance *g, const capsa__rt_limits *limits,
+                             uint64_t *fuel_used, char *msg, size_t msgsize);
 
 /* Bytes of linear memory the instance has now. */
 uint64_t capsa__instance_memory_bytes(const capsa__instance *g);

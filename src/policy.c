@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "json.h"
 
 /* ---- the policy in memory ------------------------------------------------------- */
 
@@ -445,7 +446,7 @@ int capsa__policy_parse(const capsa_allocator *a, const char *json, size_t len,
     if (!out || (!json && len))
         return fail(&L, "no policy text");
     json_error_t je;
-    json_t *root = json_loadb(json ? json : "", len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+    json_t *root = capsa__json_load_strict(json ? json : "", len, JSON_DECODE_ANY, &je);
     if (!root)
         return json_fail(&L, &je);
     capsa__policy *p = NULL;
@@ -1038,8 +1039,10 @@ static void deny_unmatched(msg *m, const capsa__policy *p, const char *method)
     put_str(m, "]");
 }
 
-void capsa__policy_check(capsa__policy *p, const char *method, const json_t *args,
-                         capsa__decision *d)
+/* The decision on a call, spending nothing (the caller spends the unit of an
+ * allowed call). */
+static void decide(const capsa__policy *p, const char *method, const json_t *args,
+                   capsa__decision *d)
 {
     msg m = { d->message, sizeof d->message, 0, 0 };
     d->message[0] = '\0';
@@ -1052,7 +1055,7 @@ void capsa__policy_check(capsa__policy *p, const char *method, const json_t *arg
     size_t failed = SIZE_MAX, spent = SIZE_MAX;
     const cons *why = NULL;
     for (size_t i = 0; i < p->n; i++) {
-        cap *k = &p->caps[i];
+        const cap *k = &p->caps[i];
         if (!pattern_match(k->pattern, method))
             continue;
         const cons *bad = first_failure(k, args);
@@ -1068,8 +1071,6 @@ void capsa__policy_check(capsa__policy *p, const char *method, const json_t *arg
                 spent = i;
             continue;
         }
-        if (k->used < UINT64_MAX)
-            k->used++;
         d->allowed = 1;
         d->capability = (int)i;
         put_quoted(&m, method);
@@ -1097,6 +1098,20 @@ void capsa__policy_check(capsa__policy *p, const char *method, const json_t *arg
     } else {
         deny_unmatched(&m, p, method);
     }
+}
+
+void capsa__policy_check(capsa__policy *p, const char *method, const json_t *args,
+                         capsa__decision *d)
+{
+    decide(p, method, args, d);
+    if (d->allowed && p->caps[d->capability].used < UINT64_MAX)
+        p->caps[d->capability].used++;
+}
+
+void capsa__policy_peek(const capsa__policy *p, const char *method, const json_t *args,
+                        capsa__decision *d)
+{
+    decide(p, method, args, d);
 }
 
 /* ---- counters and description --------------------------------------------------- */

@@ -120,6 +120,11 @@ int capsa__policy_add(capsa__policy *p, const char *pattern, const char *constra
 void capsa__policy_check(capsa__policy *p, const char *method, const json_t *args,
                          capsa__decision *d);
 
+/* The same decision and message as capsa__policy_check would give now, spending
+ * nothing: for dry runs (can_call). */
+void capsa__policy_peek(const capsa__policy *p, const char *method, const json_t *args,
+                        capsa__decision *d);
+
 /* The number of capabilities. */
 size_t capsa__policy_count(const capsa__policy *p);
 /* The pattern of capability i, valid while the policy lives; NULL if i is out of range. */

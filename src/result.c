@@ -1,10 +1,10 @@
 /* Reading a run's result: accessors, statistics, and the whole result as one JSON
- * object {"stdout","stderr","value","error","stats"} (built with jansson). */
+ * object {"stdout","stderr","value","error","stats"}. */
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 
+#include "json.h"
 #include "sandbox.h"
 
 static const char *part(const capsa_result *r, int i)
@@ -61,47 +61,10 @@ CAPSA_API void capsa_result_stats(const capsa_result *r, capsa_stats *stats)
     stats->struct_size = want;
 }
 
-/* Length of the valid UTF-8 sequence at s[0..len), or 0 when it is not one. */
-static size_t utf8_sequence(const unsigned char *s, size_t len)
-{
-    size_t n = s[0] < 0x80 ? 1 : (s[0] >> 5) == 6 ? 2 : (s[0] >> 4) == 14 ? 3
-             : (s[0] >> 3) == 30 ? 4 : 0;
-    if (n == 0 || n > len)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    }
-    uint32_t c = n == 1 ? s[0] : n == 2 ? (s[0] & 0x1fu) : n == 3 ? (s[0] & 0x0fu) : (s[0] & 0x07u);
-    for (size_t i = 1; i < n; i++)
-        c = (c << 6) | (s[i] & 0x3fu);
-    static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-    if (c < min[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return 0;
-    return n;
-}
-
-/* Appends s[0..len) as a JSON string. Guest output need not be valid UTF-8:
- * invalid bytes become U+FFFD, so the document is always valid JSON. */
+/* Appends s[0..len) as a JSON string (see capsa__json_quote). */
 static int append_json_string(capsa__buf *b, const char *s, size_t len)
 {
-    const capsa_allocator *a = &capsa__default_allocator;
-    capsa__buf clean = { 0 };
-    const unsigned char *u = (const unsigned char *)s;
-    int rc = capsa__buf_append(&clean, a, "", 0);
-    for (size_t i = 0; i < len && rc == 0;) {
-        size_t n = utf8_sequence(u + i, len - i);
-        rc = n ? capsa__buf_append(&clean, a, s + i, n)
-               : capsa__buf_append(&clean, a, "\xEF\xBF\xBD", 3);
-        i += n ? n : 1;
-    }
-    json_t *j = rc == 0 ? json_stringn(clean.data, clean.len) : NULL;
-    char *text = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-    rc = text ? capsa__buf_append(b, a, text, strlen(text)) : -1;
-    free(text);
-    json_decref(j);
-    capsa__buf_free(&clean, a);
-    return rc;
+    return capsa__json_quote(b, &capsa__default_allocator, s, len);
 }
 
 static int append_str(capsa__buf *b, const char *s)

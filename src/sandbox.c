@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "abi.h"
+#include "audit.h"
 
 #define DEFAULT_MEMORY_LIMIT (256ull << 20)
 #define MAX_MEMORY_LIMIT (4ull << 30)
@@ -182,7 +183,7 @@ static int on_result(void *ud, uint32_t kind, const char *data, size_t len)
 /* Gives the sandbox an instance: a pooled one when there is one, else a new one. */
 static int make_instance(capsa_sandbox *sb)
 {
-    capsa__instance_hooks hooks = { on_output, on_result, sb };
+    capsa__instance_hooks hooks = { on_output, on_result, sb, sb->tools };
     capsa__instance *g = pool_take(sb->engine);
     if (g) {
         if (capsa__instance_bind(g, &hooks, sb->vfs, sb->opts.memory_limit, sb->opts.max_stack,
@@ -242,6 +243,9 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
         o.max_output = DEFAULT_MAX_OUTPUT;
     if (o.fs_max_file > o.fs_max_bytes && o.fs_max_bytes)
         return CAPSA_EINVAL;
+    if (o.tool_concurrency > CAPSA__TOOLS_MAX_THREADS ||
+        (o.audit_flags & ~(uint32_t)(CAPSA_AUDIT_HASH_ARGS | CAPSA_AUDIT_NO_FILE)))
+        return CAPSA_EINVAL;
 
     /* Count first, so that racing threads never exceed a cap together. */
     if (__atomic_add_fetch(&engine->live, 1, __ATOMIC_RELAXED) > engine->max_sandboxes) {
@@ -263,8 +267,12 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     sb->alloc = &engine->alloc;
     sb->opts = o;
     capsa__vfs_quota quota = { o.fs_max_bytes, o.fs_max_entries, o.fs_max_file };
-    int rc = capsa__vfs_new(sb->alloc, &quota, &sb->vfs) == 0 ? make_instance(sb) : CAPSA_ENOMEM;
+    int rc = capsa__vfs_new(sb->alloc, &quota, &sb->vfs) == 0 ? capsa__tools_new(sb, &sb->tools)
+                                                               : CAPSA_ENOMEM;
+    if (rc == CAPSA_OK)
+        rc = make_instance(sb);
     if (rc != CAPSA_OK) {
+        capsa__tools_free(sb->tools);
         capsa__vfs_free(sb->vfs);
         capsa__free(sb->alloc, sb);
         uncount(engine);
@@ -288,6 +296,7 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
     if (!sb)
         return;
     capsa__instance_free(sb->inst); /* before the files: its fds hold nodes */
+    capsa__tools_free(sb->tools);   /* waits for callbacks still running */
     capsa__vfs_free(sb->vfs);
     capsa__fs_free_mounts(sb);
     result_free(&sb->result, sb->alloc);
@@ -306,6 +315,10 @@ CAPSA_API int capsa_reset(capsa_sandbox *sb)
 {
     if (!sb)
         return CAPSA_EINVAL;
+    if (sb->pending) {
+        sb->pending = 0;
+        capsa__tools_run_end(sb->tools);
+    }
     capsa__instance_free(sb->inst);
     sb->inst = NULL;
     int rc = make_instance(sb);
@@ -369,41 +382,27 @@ static void write_back(capsa_sandbox *sb)
     memcpy(sb->errmsg, saved, sizeof(saved));
 }
 
-CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
-                        const char *filename, const capsa_result **out)
+/* Whether the sandbox keeps an audit trail: once it has tools (or an audit
+ * callback), so that sandboxes without tools write nothing to /log. */
+static int audited(const capsa_sandbox *sb)
 {
-    if (out)
-        *out = NULL;
-    if (!sb)
-        return CAPSA_EINVAL;
-    if (!code && len) {
-        set_error(sb, "code is NULL with a length of %zu", len);
-        return CAPSA_EINVAL;
-    }
-    if (len > MAX_CODE_BYTES) {
-        set_error(sb, "code of %zu bytes is over the limit of %u bytes", len, MAX_CODE_BYTES);
-        return CAPSA_ETOOBIG;
-    }
-    result_clear(&sb->result);
-    if (!sb->inst) {
-        int rc = make_instance(sb);
-        if (rc != CAPSA_OK)
-            return rc;
-    }
-    double t0 = now_ms();
-    capsa__rt_limits limits = { sb->opts.fuel, 0 };
-    if (sb->opts.timeout_ms) {
-        uint64_t ns = sb->opts.timeout_ms > UINT64_MAX / 2000000u ? UINT64_MAX / 2
-                                                                  : sb->opts.timeout_ms * 1000000u;
-        limits.deadline_ns = capsa__rt_now_ns() + ns;
-    }
+    return sb->opts.on_audit || capsa__tools_generation(sb->tools) != 0;
+}
+
+/* Ends a run (whatever stopped it): statistics, write-back, the error message,
+ * the instance dropped after a trap or a limit, the audit's lifecycle lines. */
+static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
+{
     capsa_result *r = &sb->result;
-    int rc = capsa__instance_run(sb->inst, code ? code : "", len, filename ? filename : "<input>",
-                                 &limits, &r->stats.fuel_used, sb->errmsg, sizeof(sb->errmsg));
-    r->stats.wall_ms = now_ms() - t0;
-    r->stats.memory_bytes = capsa__instance_memory_bytes(sb->inst);
+    sb->pending = 0;
+    r->stats.wall_ms = now_ms() - sb->run_t0;
+    r->stats.memory_bytes = sb->inst ? capsa__instance_memory_bytes(sb->inst) : 0;
+    r->stats.fuel_used = sb->run_fuel_used;
+    r->stats.tool_calls = capsa__tools_calls_made(sb->tools);
     r->status = rc;
+    capsa__tools_run_end(sb->tools);
     write_back(sb);
+    const char *limit = NULL;
     switch (rc) {
     case CAPSA_OK:
         set_error(sb, "not an error");
@@ -426,6 +425,7 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
         else if (rc == CAPSA_EFUEL)
             set_error(sb, "the run spent its fuel budget of %llu units; the sandbox was reset "
                           "(its JS state is lost)", (unsigned long long)sb->opts.fuel);
+        limit = rc == CAPSA_ETRAP ? "trap" : rc == CAPSA_ETIMEOUT ? "time" : "fuel";
         result_set_stopped(sb, rc == CAPSA_ETRAP ? "Trap" : rc == CAPSA_ETIMEOUT ? "TimeoutError"
                                                                                  : "FuelError");
         break;
@@ -433,9 +433,148 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
         /* Anything else leaves the instance in an unknown state too. */
         capsa__instance_free(sb->inst);
         sb->inst = NULL;
-        return rc;
+        break;
     }
-    if (out)
-        *out = r;
+    if (audited(sb)) {
+        char extra[320];
+        if (limit) {
+            capsa__buf msg = { 0 };
+            capsa__json_quote(&msg, sb->alloc, sb->errmsg, strlen(sb->errmsg));
+            snprintf(extra, sizeof(extra), "\"limit\":\"%s\",\"message\":%.250s", limit,
+                     msg.data ? msg.data : "null");
+            capsa__buf_free(&msg, sb->alloc);
+            capsa__audit_event(sb, "limit", sb->runs, extra);
+        }
+        snprintf(extra, sizeof(extra), "\"status\":\"%s\",\"wall_ms\":%.3f,\"tool_calls\":%llu",
+                 capsa_errname(rc), r->stats.wall_ms, (unsigned long long)r->stats.tool_calls);
+        capsa__audit_event(sb, "run_end", sb->runs, extra);
+    }
+    switch (rc) {
+    case CAPSA_OK: case CAPSA_ESCRIPT: case CAPSA_ETRAP: case CAPSA_ETIMEOUT: case CAPSA_EFUEL:
+        if (out)
+            *out = r;
+        break;
+    default:
+        break;
+    }
     return rc;
+}
+
+/* The limits of the run's next step: the run's deadline, and what is left of its
+ * fuel (0 left: *spent). */
+static capsa__rt_limits step_limits(const capsa_sandbox *sb, int *spent)
+{
+    capsa__rt_limits limits = { 0, sb->run_deadline_ns };
+    *spent = 0;
+    if (sb->opts.fuel) {
+        if (sb->run_fuel_used >= sb->opts.fuel)
+            *spent = 1;
+        else
+            limits.fuel = sb->opts.fuel - sb->run_fuel_used;
+    }
+    return limits;
+}
+
+/* Drives a run whose last step returned rc: while the guest waits for tool calls,
+ * waits for their outcomes (or its next timer) and resumes it; returns
+ * CAPSA_PENDING to the caller when only calls it must resolve are left. */
+static int run_steps(capsa_sandbox *sb, int rc, const capsa_result **out)
+{
+    while (rc == CAPSA_PENDING) {
+        int w = capsa__tools_wait(sb->tools, sb->run_deadline_ns);
+        if (w == CAPSA__WAIT_EXTERNAL) {
+            capsa__tools_snapshot_pending(sb->tools);
+            sb->pending = 1;
+            capsa_result *r = &sb->result;
+            r->status = CAPSA_PENDING;
+            r->stats.wall_ms = now_ms() - sb->run_t0;
+            r->stats.fuel_used = sb->run_fuel_used;
+            r->stats.tool_calls = capsa__tools_calls_made(sb->tools);
+            set_error(sb, "the run waits for %zu tool calls the host resolves",
+                      capsa_pending_count(sb));
+            if (out)
+                *out = r;
+            return CAPSA_PENDING;
+        }
+        if (w == CAPSA__WAIT_DEADLINE) {
+            rc = CAPSA_ETIMEOUT;
+            break;
+        }
+        if (w == CAPSA__WAIT_IDLE) {
+            set_error(sb, "the guest waits for tool calls that do not exist");
+            rc = CAPSA_EGUEST;
+            break;
+        }
+        int spent;
+        capsa__rt_limits limits = step_limits(sb, &spent);
+        if (spent) {
+            rc = CAPSA_EFUEL;
+            break;
+        }
+        uint64_t used = 0;
+        rc = capsa__instance_continue(sb->inst, &limits, &used, sb->errmsg, sizeof(sb->errmsg));
+        sb->run_fuel_used += used;
+    }
+    return run_finish(sb, rc, out);
+}
+
+CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
+                        const char *filename, const capsa_result **out)
+{
+    if (out)
+        *out = NULL;
+    if (!sb)
+        return CAPSA_EINVAL;
+    if (sb->pending) {
+        set_error(sb, "a run is pending: settle its tool calls and capsa_resume it, or "
+                      "capsa_reset the sandbox");
+        return CAPSA_EINVAL;
+    }
+    if (!code && len) {
+        set_error(sb, "code is NULL with a length of %zu", len);
+        return CAPSA_EINVAL;
+    }
+    if (len > MAX_CODE_BYTES) {
+        set_error(sb, "code of %zu bytes is over the limit of %u bytes", len, MAX_CODE_BYTES);
+        return CAPSA_ETOOBIG;
+    }
+    result_clear(&sb->result);
+    if (!sb->inst) {
+        int rc = make_instance(sb);
+        if (rc != CAPSA_OK)
+            return rc;
+    }
+    sb->run_t0 = now_ms();
+    sb->run_deadline_ns = 0;
+    sb->run_fuel_used = 0;
+    if (sb->opts.timeout_ms) {
+        uint64_t ns = sb->opts.timeout_ms > UINT64_MAX / 2000000u ? UINT64_MAX / 2
+                                                                  : sb->opts.timeout_ms * 1000000u;
+        sb->run_deadline_ns = capsa__rt_now_ns() + ns;
+    }
+    sb->runs++;
+    capsa__tools_run_begin(sb->tools, sb->runs);
+    if (audited(sb))
+        capsa__audit_event(sb, "run_start", sb->runs, "");
+    int spent;
+    capsa__rt_limits limits = step_limits(sb, &spent);
+    uint64_t used = 0;
+    int rc = capsa__instance_run(sb->inst, code ? code : "", len, filename ? filename : "<input>",
+                                 &limits, &used, sb->errmsg, sizeof(sb->errmsg));
+    sb->run_fuel_used += used;
+    return run_steps(sb, rc, out);
+}
+
+CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out)
+{
+    if (out)
+        *out = NULL;
+    if (!sb)
+        return CAPSA_EINVAL;
+    if (!sb->pending || !sb->inst) {
+        set_error(sb, "no run is pending");
+        return CAPSA_EINVAL;
+    }
+    sb->pending = 0;
+    return run_steps(sb, CAPSA_PENDING, out);
 }

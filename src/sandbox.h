@@ -10,6 +10,7 @@
 #include "capsa.h"
 #include "fs.h"
 #include "instance.h"
+#include "tools.h"
 #include "vfs.h"
 
 struct capsa_engine {
@@ -43,6 +44,15 @@ struct capsa_sandbox {
     size_t n_rw_mounts;
     capsa_result result;
     char errmsg[1024];
+    capsa__tools *tools;   /* registry, policy, calls in flight */
+    uint64_t audit_dropped; /* audit lines the log could not take */
+    uint64_t runs;          /* runs started, numbering them in the audit */
+    /* The run in progress across its steps (capsa_run, then capsa_resume while it
+       returns CAPSA_PENDING). */
+    int pending;            /* the run returned CAPSA_PENDING to the caller */
+    uint64_t run_deadline_ns; /* 0: none */
+    uint64_t run_fuel_used;
+    double run_t0;
 };
 
 #endif

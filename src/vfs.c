@@ -508,6 +508,11 @@ int capsa__vfs_mount(capsa__vfs *vfs, const char *path, capsa__vfs_mode mode)
     return 0;
 }
 
+void capsa__vfs_quota_get(const capsa__vfs *vfs, capsa__vfs_quota *q)
+{
+    *q = vfs->q;
+}
+
 void capsa__vfs_usage(const capsa__vfs *vfs, uint64_t *bytes, uint64_t *entries)
 {
     if (bytes)

@@ -124,6 +124,9 @@ capsa__vnode *capsa__vfs_root(capsa__vfs *vfs);
  * root, follows that mode. Returns 0 or a WASI errno. */
 int capsa__vfs_mount(capsa__vfs *vfs, const char *path, capsa__vfs_mode mode);
 
+/* The quotas in force (defaults filled in) into *q. */
+void capsa__vfs_quota_get(const capsa__vfs *vfs, capsa__vfs_quota *q);
+
 /* Bytes and entries in use, for stats and tests. Mount roots (the default
  * layout's directories included) do not count as entries; a node unlinked while
  * an fd holds it counts until it is freed. */

@@ -7,4 +7,4 @@ $(TEST_BIN)/adv_fresh: tests/adversarial/fresh.c include/capsa.h $(BUILD)/libcap
 	@mkdir -p $(TEST_BIN)
 	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
 
-test-build: $(TEST_BIN)/adv_fresh
+test-build: $(TEST_BIN)/adv_fresh $(BUILD)/capsa-demo-tool

@@ -6,7 +6,9 @@
 #                path reaches the guest, not even as the script's file name);
 #   NAME.args    the limits and other options of the run, on one line, e.g.
 #                `--timeout 0.5 --memory 32 --max-output 1000` (required: every case
-#                states its limits; they are split into words, no quoting);
+#                states its limits; they are split into words, no quoting; @ROOT@
+#                is the repository, for --tools and --policy files: their commands
+#                are found in $BUILD, where the demo tool is built);
 #   NAME.expect  what must happen, one directive a line (# starts a comment):
 #                  status N...     the exit status (0 ok, 1 threw, 2 usage, 3 limit);
 #                                  several when either outcome is right
@@ -64,6 +66,9 @@ case $BUILD in
 *) build_dir="$(pwd)/$BUILD" ;;
 esac
 capsa="$build_dir/capsa"
+root=$(cd "$here/../.." && pwd)
+PATH="$build_dir:$PATH"
+export PATH
 fresh="$build_dir/tests/adv_fresh"
 cases="$here/cases"
 guard=${ADV_GUARD:-20}
@@ -137,7 +142,7 @@ run_case() {
         printf '%s' "FAIL $problems"
         return
     fi
-    args=$(cat "$argsf")
+    args=$(sed "s|@ROOT@|$root|g" "$argsf")
     # shellcheck disable=SC2086
     timeout_s=$(opt_value --timeout $args)
     # shellcheck disable=SC2086

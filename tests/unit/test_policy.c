@@ -451,6 +451,17 @@ TEST(budgets_and_fall_through)
     CHECK(allows(p, "stripe/charges/create", "{\"amount\":50}"), "a call is allowed again");
     CHECK(!allows(p, "stripe/charges/create", "{\"amount\":1001}"), "a denied call spends nothing");
     CHECK_INT(capsa__policy_used(p, 0), 1, "only the allowed call was counted");
+    /* A dry run gives check's decision and spends nothing. */
+    json_t *args = json_loads("{\"amount\":50}", 0, NULL);
+    capsa__decision peek;
+    for (int i = 0; i < 5; i++)
+        capsa__policy_peek(p, "stripe/charges/create", args, &peek);
+    CHECK(peek.allowed && peek.capability == 0, "peek allows what check would");
+    CHECK_INT(capsa__policy_used(p, 0), 1, "five peeks spent nothing");
+    allows(p, "stripe/charges/create", "{\"amount\":50}");
+    capsa__policy_peek(p, "stripe/charges/create", args, &peek);
+    CHECK(peek.allowed && peek.capability == 1, "peek falls through a spent budget as check does");
+    json_decref(args);
     capsa__policy_free(p);
 }
 
@@ -545,6 +556,14 @@ TEST(message_escaping_and_length)
 
 TEST(load_errors)
 {
+    {
+        static const char with_nul[] = "{\"capabilities\":[{\"pattern\":\"a\"}\0]}";
+        capsa__policy *np = NULL;
+        char nerr[256];
+        CHECK_INT(capsa__policy_parse(NULL, with_nul, sizeof(with_nul) - 1, &np, nerr, sizeof nerr),
+                  CAPSA_EINVAL, "a NUL byte in policy text is refused");
+        CHECK_CONTAINS(nerr, "NUL", "and the message says so");
+    }
 #define CAP(body) "{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":[" body "]}]}"
     CHECK_STR(load_error("{\"capabilities\":[{\"pattern\":\"a\"},{\"pattern\":\"b\",\"constraints\":"
                          "[{\"param\":\"x\",\"op\":\"lte\",\"value\":1}]}]}"),

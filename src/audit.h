@@ -1,0 +1,32 @@
+/* The audit trail of tool calls and runs: one JSON line per event, appended by the
+ * host to /log/actions.jsonl and handed to the caller's audit callback; and the
+ * SHA-256 of arguments that are logged by hash. */
+#ifndef CAPSA_AUDIT_H
+#define CAPSA_AUDIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "capsa.h"
+#include "json.h"
+
+/* Appends one JSON line (line[0..len), no newline) to /log/actions.jsonl (unless
+ * disabled) and hands it to the audit callback. Returns 0, or -1 when the log
+ * file could not take it (the callback still gets it). Run's thread only. */
+int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len);
+
+/* Whether the log can take `need` more bytes under the filesystem's quotas. */
+int capsa__audit_room(capsa_sandbox *sb, uint64_t need);
+
+/* A lifecycle event: {"time","event":event,"run":run} plus extra (a JSON object's
+ * members without braces, "" for none). */
+void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, const char *extra);
+
+/* Appends the current UTC time as an ISO 8601 JSON string with milliseconds. */
+int capsa__audit_time(capsa__buf *b, const capsa_allocator *a);
+
+/* The SHA-256 of data[0..len) as 64 lower-case hex digits and a NUL in hex[65]. */
+void capsa__sha256_hex(const void *data, size_t len, char hex[65]);
+
+#endif

@@ -1,0 +1,657 @@
+/* Tools, capabilities and audit through the public API: the registry and the two
+ * JS forms, introspection and the generated .d.ts files, arguments that arrive
+ * byte for byte and are parsed strictly, denials and budgets, concurrency, step
+ * mode with timers, timeouts, bad and large results, the audit log and its
+ * callback, and allocation failure. */
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capsa.h"
+#include "test.h"
+
+static capsa_engine *engine;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static const capsa_result *run(capsa_sandbox *sb, const char *code, int *rc)
+{
+    const capsa_result *r = NULL;
+    *rc = capsa_run(sb, code, strlen(code), NULL, &r);
+    return r;
+}
+
+/* Runs code and returns its value (or "ERR name: message"), in a static buffer. */
+static const char *value_of(capsa_sandbox *sb, const char *code)
+{
+    static char out[65536];
+    int rc;
+    const capsa_result *r = run(sb, code, &rc);
+    if (!r)
+        snprintf(out, sizeof(out), "FAILED %s: %s", capsa_errname(rc), capsa_errmsg(sb));
+    else if (rc == CAPSA_OK)
+        snprintf(out, sizeof(out), "%s", capsa_result_value(r) ? capsa_result_value(r) : "undefined");
+    else
+        snprintf(out, sizeof(out), "ERR %s: %s", capsa_result_error_name(r) ? capsa_result_error_name(r) : "?",
+                 capsa_result_error_message(r) ? capsa_result_error_message(r) : "?");
+    return out;
+}
+
+/* ---- tools used by the tests ------------------------------------------------------ */
+
+/* add: {a, b} -> a + b (parsed by hand: the tests need no JSON library). */
+static void tool_add(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    double a = 0, b = 0;
+    const char *pa = strstr(call->args, "\"a\":"), *pb = strstr(call->args, "\"b\":");
+    if (pa)
+        a = strtod(pa + 4, NULL);
+    if (pb)
+        b = strtod(pb + 4, NULL);
+    char out[64];
+    int n = snprintf(out, sizeof(out), "%.17g", a + b);
+    capsa_tool_reply_json(reply, out, (size_t)n);
+}
+
+/* echo: the arguments back, and the last ones kept for the test to compare. */
+static pthread_mutex_t echo_lock = PTHREAD_MUTEX_INITIALIZER;
+static char echo_last[8192];
+static int echo_calls;
+
+static void tool_echo(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    pthread_mutex_lock(&echo_lock);
+    snprintf(echo_last, sizeof(echo_last), "%.*s", (int)call->args_len, call->args);
+    echo_calls++;
+    pthread_mutex_unlock(&echo_lock);
+    capsa_tool_reply_json(reply, call->args, call->args_len);
+}
+
+/* sleep: sleeps the milliseconds in ud, then answers {"slept":true}. */
+static void tool_sleep(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    long ms = (long)(intptr_t)ud;
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+    capsa_tool_reply_json(reply, call->args, call->args_len);
+}
+
+/* fail: an error with its own code. */
+static void tool_fail(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    capsa_tool_reply_error(reply, "rate_limited", "slow down, please");
+}
+
+/* bad: a result that is not JSON. */
+static void tool_bad(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    capsa_tool_reply_json(reply, "{\"a\":", 5);
+}
+
+/* big: a string result of the bytes in ud. */
+static void tool_big(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    size_t n = (size_t)(intptr_t)ud;
+    char *s = malloc(n + 2);
+    s[0] = '"';
+    memset(s + 1, 'x', n - 2);
+    s[n - 1] = '"';
+    capsa_tool_reply_json(reply, s, n);
+    free(s);
+}
+
+/* silent: returns without answering. */
+static void tool_silent(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+}
+
+static int add_tool(capsa_sandbox *sb, const char *name, const char *params, capsa_tool_fn fn,
+                    void *ud, uint32_t flags, uint64_t timeout_ms)
+{
+    capsa_tool_def d;
+    capsa_tool_def_init(&d);
+    d.name = name;
+    d.description = "a test tool";
+    d.parameters = params;
+    d.fn = fn;
+    d.ud = ud;
+    d.flags = flags;
+    d.timeout_ms = timeout_ms;
+    return capsa_tool_add(sb, &d);
+}
+
+static const char add_schema[] =
+    "{\"type\":\"object\",\"description\":\"Two numbers.\",\"properties\":{"
+    "\"a\":{\"type\":\"number\",\"description\":\"the first\"},\"b\":{\"type\":\"number\"},"
+    "\"mode\":{\"enum\":[\"exact\",\"fast\"]},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
+    "\"required\":[\"a\",\"b\"]}";
+
+static capsa_sandbox *new_sandbox(const capsa_options *o)
+{
+    capsa_sandbox *sb = NULL;
+    int rc = capsa_sandbox_new(engine, o, &sb);
+    CHECK_INT(rc, CAPSA_OK, "a sandbox is created");
+    return sb;
+}
+
+/* ---- tests -------------------------------------------------------------------------- */
+
+TEST(registry_names)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    CHECK_INT(add_tool(sb, "math.add", add_schema, tool_add, NULL, CAPSA_TOOL_INLINE, 0), CAPSA_OK,
+              "provider.action name");
+    CHECK_INT(add_tool(sb, "github/issues/search", NULL, tool_echo, NULL, 0, 0), CAPSA_OK, "a/b/c name");
+    CHECK_INT(add_tool(sb, "web-search:fetch", NULL, tool_echo, NULL, 0, 0), CAPSA_OK, "- and : in a name");
+    CHECK_INT(add_tool(sb, "math.add", NULL, tool_echo, NULL, 0, 0), CAPSA_EEXIST, "a name taken twice");
+    CHECK_INT(add_tool(sb, "math_add", NULL, tool_echo, NULL, 0, 0), CAPSA_EEXIST,
+              "a name whose flat form is taken");
+    CHECK_CONTAINS(capsa_errmsg(sb), "flat form", "the message says why");
+    const char *bad[] = { "", "1abc", "a..b", "a.", ".a", "a b", "a/é", "x;y", NULL };
+    for (int i = 0; bad[i]; i++)
+        CHECK_INT(add_tool(sb, bad[i], NULL, tool_echo, NULL, 0, 0), CAPSA_EINVAL, bad[i]);
+    CHECK_INT(add_tool(sb, "s.bad", "{\"type\":\"object\",\"type\":\"string\"}", tool_echo, NULL, 0, 0),
+              CAPSA_EINVAL, "a schema with a duplicate key");
+    CHECK_INT(add_tool(sb, "s.bad2", "[1]", tool_echo, NULL, 0, 0), CAPSA_EINVAL, "a schema not an object");
+    CHECK_INT(add_tool(sb, "i.none", NULL, NULL, NULL, CAPSA_TOOL_INLINE, 0), CAPSA_EINVAL,
+              "an inline tool without a callback");
+    CHECK_INT(capsa_tool_add(sb, NULL), CAPSA_EINVAL, "no definition");
+    CHECK_INT(capsa_policy_add(sb, "**", NULL, 0), CAPSA_OK, "allow everything");
+
+    CHECK_STR(value_of(sb, "return await tools.math.add({a: 2, b: 40})"), "42", "namespaced call");
+    CHECK_STR(value_of(sb, "return await math_add({a: 1.5, b: 1})"), "2.5", "flat call");
+    CHECK_STR(value_of(sb, "return (await tools.github.issues.search({q: 'x'})).q"), "\"x\"",
+              "a/b/c becomes tools.a.b.c");
+    CHECK_STR(value_of(sb, "return (await github_issues_search({q: 'y'})).q"), "\"y\"", "a/b/c flat");
+    CHECK_STR(value_of(sb, "return (await tools['web-search'].fetch({u: 1})).u"), "1", "- kept in a namespace");
+    CHECK_STR(value_of(sb, "return (await web_search_fetch({u: 2})).u"), "2", "- and : become _");
+    CHECK_STR(value_of(sb, "return await tools.call('math.add', {a: 1, b: 1})"), "2", "tools.call by name");
+    CHECK_STR(value_of(sb, "return await tools.call('math_add', '{\"a\":3,\"b\":4}')"), "7",
+              "tools.call by flat name, with JSON text");
+    CHECK_STR(value_of(sb, "return tools.list().map(t => t.name)"),
+              "[\"math.add\",\"github/issues/search\",\"web-search:fetch\"]", "tools.list()");
+    CHECK_STR(value_of(sb, "const d = tools.describe('math.add'); return [d.flat, d.description, "
+                           "d.parameters.required, d.types]"),
+              "[\"math_add\",\"a test tool\",[\"a\",\"b\"],\"/tools/math.add.d.ts\"]", "tools.describe()");
+    CHECK_STR(value_of(sb, "return tools.describe('nope')"), "undefined", "describe of an unknown tool");
+    CHECK_STR(value_of(sb, "return [Object.isFrozen(tools), Object.isFrozen(tools.math)]"), "[true,true]",
+              "tools and its namespaces are frozen");
+    CHECK_STR(value_of(sb, "try { await tools.call('nope', {}) } catch (e) { return [e.name, e.code, e instanceof Error] }"),
+              "[\"ToolError\",\"unknown_tool\",true]", "an unknown tool rejects with unknown_tool");
+    CHECK_STR(value_of(sb, "try { await math_add([1]) } catch (e) { return [e.name, e.code] }"),
+              "[\"TypeError\",\"invalid_arguments\"]", "arguments must be an object");
+    CHECK_STR(value_of(sb, "try { await math_add({x: 1n}) } catch (e) { return e.name }"), "\"TypeError\"",
+              "arguments JSON cannot hold are a TypeError");
+    capsa_sandbox_free(sb);
+}
+
+TEST(declarations)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    add_tool(sb, "math.add", add_schema, tool_add, NULL, 0, 0);
+    add_tool(sb, "math.stats.mean", NULL, tool_echo, NULL, 0, 0);
+    add_tool(sb, "github/search", "{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"},"
+                                   "\"not-ident\":{\"type\":[\"string\",\"null\"]}}}", tool_echo, NULL, 0, 0);
+    char *data = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_read(sb, "/tools/math.add.d.ts", &data, &len), CAPSA_OK, "/tools/math.add.d.ts exists");
+    CHECK_CONTAINS(data, "export declare type MathAddArgs = {", "the arguments' type");
+    CHECK_CONTAINS(data, "  /** the first */\n  a: number;", "a required property with its description");
+    CHECK_CONTAINS(data, "  mode?: \"exact\" | \"fast\";", "an enum as a union of literals");
+    CHECK_CONTAINS(data, "  tags?: Array<string>;", "an array");
+    CHECK_CONTAINS(data, "export declare function math_add(args: MathAddArgs): Promise<any>;",
+                   "the function, arguments required");
+    capsa_free(data);
+    CHECK_INT(capsa_fs_read(sb, "/tools/github/search.d.ts", &data, &len), CAPSA_OK,
+              "a/b names make directories");
+    CHECK_CONTAINS(data, "\"not-ident\"?: string | null;", "a key that is not an identifier is quoted");
+    CHECK_CONTAINS(data, "function github_search(args?: GithubSearchArgs)", "optional arguments");
+    capsa_free(data);
+    CHECK_INT(capsa_fs_read(sb, "/tools/index.d.ts", &data, &len), CAPSA_OK, "/tools/index.d.ts exists");
+    CHECK_CONTAINS(data, "declare function math_stats_mean(", "every tool's function");
+    CHECK_CONTAINS(data, "declare const tools: {", "the tools object");
+    CHECK_CONTAINS(data, "  math: {\n    add: typeof math_add;\n    stats: {\n      mean: typeof math_stats_mean;\n    };\n  };",
+                   "namespaces nest");
+    CHECK_CONTAINS(data, "  github: {\n    search: typeof github_search;\n  };", "a/b names nest too");
+    capsa_free(data);
+    CHECK_STR(value_of(sb, "return require('fs').readFileSync('/tools/index.d.ts', 'utf8').includes('math_add')"),
+              "true", "the script can read the declarations");
+    CHECK_STR(value_of(sb, "try { require('fs').writeFileSync('/tools/index.d.ts', 'x') } catch (e) { return e.code }"),
+              "\"EROFS\"", "but not change them");
+    capsa_sandbox_free(sb);
+}
+
+TEST(arguments_exact_and_strict)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
+    capsa_policy_add(sb, "echo", NULL, 0);
+    CHECK_STR(value_of(sb, "const a = {b: 1, a: 'é\\u2028\"\\n', n: 1e300, m: -0.000001, d: [null, true, {}]};"
+                           "const back = await echo(a); return JSON.stringify(back) === JSON.stringify(a)"),
+              "true", "a call with strings, numbers and nesting");
+    pthread_mutex_lock(&echo_lock);
+    CHECK_STR(echo_last, "{\"b\":1,\"a\":\"é\u2028\\\"\\n\",\"n\":1e+300,\"m\":-0.000001,\"d\":[null,true,{}]}",
+              "the tool gets the script's JSON.stringify text byte for byte");
+    pthread_mutex_unlock(&echo_lock);
+
+    pthread_mutex_lock(&echo_lock);
+    int before = echo_calls;
+    pthread_mutex_unlock(&echo_lock);
+    CHECK_STR(value_of(sb, "try { await tools.call('echo', '{\"a\":1,\"a\":2}') } catch (e) { return [e.code, e.message] }"),
+              "[\"invalid_arguments\",\"the arguments of 'echo' are not strict JSON: duplicate object key near '\\\"a\\\"' (line 1, column 10)\"]",
+              "a duplicate key is refused with a clear error");
+    CHECK_STR(value_of(sb, "try { await tools.call('echo', '{\"a\":1,}') } catch (e) { return e.code }"),
+              "\"invalid_arguments\"", "a trailing comma is refused");
+    CHECK_STR(value_of(sb, "try { await tools.call('echo', '[1]') } catch (e) { return e.code }"),
+              "\"invalid_arguments\"", "arguments that are not an object are refused");
+    CHECK_STR(value_of(sb, "try { await tools.call('echo', '{\"a\":\"\\\\u0000\"}') } catch (e) { return e.code }"),
+              "\"invalid_arguments\"", "a NUL inside a string is refused");
+    CHECK_STR(value_of(sb, "try { await tools.call('echo', '{\"n\":1e400}') } catch (e) { return e.code }"),
+              "\"invalid_arguments\"", "a real beyond a double is refused");
+    CHECK_CONTAINS(value_of(sb, "try { await tools.call('echo', '{\"n\":123456789012345678901234567890}') } catch (e) { return e.message }"),
+                   "pass it as a string", "an integer beyond 64 bits is refused, saying what to do");
+    pthread_mutex_lock(&echo_lock);
+    CHECK_INT(echo_calls, before, "the tool was never called for refused arguments");
+    pthread_mutex_unlock(&echo_lock);
+
+    CHECK_STR(value_of(sb, "const r = await tools.call('echo', '{\"__proto__\":{\"x\":1},\"a\":1}');"
+                           "return [Object.keys(r), Object.getPrototypeOf(r) === Object.prototype, r.x]"),
+              "[[\"__proto__\",\"a\"],true,null]", "__proto__ is an ordinary key");
+    pthread_mutex_lock(&echo_lock);
+    CHECK_STR(echo_last, "{\"__proto__\":{\"x\":1},\"a\":1}", "and arrives as sent");
+    pthread_mutex_unlock(&echo_lock);
+    CHECK_STR(value_of(sb, "await tools.call('echo', '{\"n\":9007199254740993,\"r\":1.7976931348623157e308}'); return 1"),
+              "1", "huge numbers within range are accepted");
+    pthread_mutex_lock(&echo_lock);
+    CHECK_STR(echo_last, "{\"n\":9007199254740993,\"r\":1.7976931348623157e308}", "and keep their digits");
+    pthread_mutex_unlock(&echo_lock);
+
+    /* The policy compares what the tool gets, exactly. */
+    capsa_policy_set(sb, "{\"capabilities\":[{\"pattern\":\"echo\",\"constraints\":"
+                         "[{\"param\":\"n\",\"op\":\"<=\",\"value\":9007199254740992}]}]}",
+                    strlen("{\"capabilities\":[{\"pattern\":\"echo\",\"constraints\":"
+                           "[{\"param\":\"n\",\"op\":\"<=\",\"value\":9007199254740992}]}]}"));
+    CHECK_CONTAINS(value_of(sb, "try { await tools.call('echo', '{\"n\":9007199254740993}') } catch (e) { return e.message }"),
+                   "failed: n <= 9007199254740992", "2^53+1 does not pass <= 2^53");
+    capsa_sandbox_free(sb);
+}
+
+TEST(denials_and_budgets)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    add_tool(sb, "math.add", add_schema, tool_add, NULL, CAPSA_TOOL_INLINE, 0);
+    add_tool(sb, "math/mul", NULL, tool_echo, NULL, 0, 0);
+    CHECK_STR(value_of(sb, "try { await tools.math.add({a: 1, b: 2}) } catch (e) { return [e.name, e.code, e.message, e.tool] }"),
+              "[\"ToolError\",\"permission_denied\",\"No capability authorizes 'math.add'. Granted: []\",\"math.add\"]",
+              "deny by default, with the policy's message");
+    const char policy[] = "{\"capabilities\":[{\"pattern\":\"math.add\",\"constraints\":"
+                          "[{\"param\":\"a\",\"op\":\"<=\",\"value\":10}],\"max_calls\":2}]}";
+    static const char bogus[] = "{\"capabilities\":[{\"pattern\":\"x\",\"bogus\":1}]}";
+    CHECK_INT(capsa_policy_set(sb, bogus, sizeof(bogus) - 1), CAPSA_EINVAL,
+              "a malformed policy is refused");
+    CHECK_CONTAINS(capsa_errmsg(sb), "bogus", "naming the field");
+    CHECK_INT(capsa_policy_set(sb, policy, sizeof(policy) - 1), CAPSA_OK, "a policy from JSON text");
+    CHECK_STR(value_of(sb, "try { await tools.math.add({a: 11, b: 2}) } catch (e) { return e.message }"),
+              "\"'math.add' matched 'math.add' but failed: a <= 10 (got 11)\"", "a failed constraint");
+    int allowed = -1;
+    char msg[256];
+    CHECK_INT(capsa_policy_check(sb, "math.add", "{\"a\":1}", 7, &allowed, msg, sizeof(msg)), CAPSA_OK,
+              "a dry-run check");
+    CHECK_INT(allowed, 1, "would be allowed");
+    CHECK_INT(capsa_policy_check(sb, "math_add", "{\"a\":1}", 7, &allowed, msg, sizeof(msg)), CAPSA_OK,
+              "a dry-run check by flat name");
+    CHECK_INT(allowed, 1, "the flat name is checked as the registered one");
+    uint64_t used = 99, remaining = 99;
+    CHECK_INT(capsa_policy_calls(sb, "math.add", &used, &remaining), CAPSA_OK, "counts of a pattern");
+    CHECK_INT(used, 0, "the dry run spent nothing");
+    CHECK_STR(value_of(sb, "return [await tools.math.add({a: 1, b: 2}), await math_add({a: 2, b: 2})]"),
+              "[3,4]", "two calls within the budget");
+    capsa_policy_calls(sb, "math.add", &used, &remaining);
+    CHECK_INT(used, 2, "two used");
+    CHECK_INT(remaining, 0, "none left");
+    CHECK_STR(value_of(sb, "try { await math_add({a: 1, b: 1}) } catch (e) { return e.message }"),
+              "\"Call limit reached for 'math.add': 2 of 2 used\"", "the budget spans runs");
+    CHECK_INT(capsa_policy_check(sb, "math.add", "{\"a\":1}", 7, &allowed, msg, sizeof(msg)), CAPSA_OK,
+              "a dry run when spent");
+    CHECK_INT(allowed, 0, "would be denied");
+    CHECK_STR(msg, "Call limit reached for 'math.add': 2 of 2 used", "saying the limit");
+    CHECK_INT(capsa_policy_check(sb, "math.add", "{\"a\":1,\"a\":1}", 13, &allowed, NULL, 0), CAPSA_EINVAL,
+              "a dry run with a duplicate key");
+    char *counts = capsa_policy_counts_json(sb);
+    CHECK_STR(counts, "[{\"pattern\":\"math.add\",\"max_calls\":2,\"used\":2,\"remaining\":0}]", "counts as JSON");
+    capsa_free(counts);
+    CHECK_INT(capsa_policy_calls(sb, "nope", &used, NULL), CAPSA_ENOENT, "an unknown pattern");
+    capsa_policy_reset_counts(sb);
+    CHECK_STR(value_of(sb, "return await math_add({a: 1, b: 1})"), "2", "budgets reset");
+    CHECK_INT(capsa_policy_add(sb, "math/*", "[{\"param\":\"x\",\"op\":\"lte\",\"value\":1}]", 0), CAPSA_EINVAL,
+              "a bad constraint");
+    CHECK_INT(capsa_policy_add(sb, "math/*", NULL, 0), CAPSA_OK, "a pattern without constraints");
+    CHECK_STR(value_of(sb, "return (await tools.math.mul({z: 1})).z"), "1", "math/* allows math/mul");
+    CHECK_STR(value_of(sb, "try { await tools.call('math/mul', '{\"z\":1,\"z\":2}') } catch (e) { return e.code }"),
+              "\"invalid_arguments\"", "strictness before the policy");
+    capsa_sandbox_free(sb);
+}
+
+TEST(tool_errors_and_results)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.tool_max_result = 1000;
+    capsa_sandbox *sb = new_sandbox(&o);
+    add_tool(sb, "fail", NULL, tool_fail, NULL, 0, 0);
+    add_tool(sb, "bad", NULL, tool_bad, NULL, 0, 0);
+    add_tool(sb, "big", NULL, tool_big, (void *)(intptr_t)2000, 0, 0);
+    add_tool(sb, "fits", NULL, tool_big, (void *)(intptr_t)1000, 0, 0);
+    add_tool(sb, "silent", NULL, tool_silent, NULL, 0, 0);
+    add_tool(sb, "slow", NULL, tool_sleep, (void *)(intptr_t)400, 0, 100);
+    capsa_policy_add(sb, "*", NULL, 0);
+    CHECK_STR(value_of(sb, "try { await fail() } catch (e) { return [e.name, e.code, e.message, e instanceof Error] }"),
+              "[\"ToolError\",\"rate_limited\",\"slow down, please\",true]", "a tool's error with its code");
+    CHECK_STR(value_of(sb, "try { await bad() } catch (e) { return e.code }"), "\"invalid_result\"",
+              "a result that is not JSON");
+    CHECK_STR(value_of(sb, "try { await big() } catch (e) { return e.code }"), "\"result_too_large\"",
+              "a result over the limit");
+    CHECK_STR(value_of(sb, "return (await fits()).length"), "998", "a result at the limit");
+    CHECK_STR(value_of(sb, "try { await silent() } catch (e) { return e.code }"), "\"tool_error\"",
+              "a callback that answers nothing");
+    double t0 = now_ms();
+    CHECK_STR(value_of(sb, "try { await slow() } catch (e) { return [e.code, e.message] }"),
+              "[\"timeout\",\"tool 'slow' did not answer within 100 ms\"]", "a per-call timeout");
+    double dt = now_ms() - t0;
+    CHECK(dt < 350, "the script did not wait for the slow callback");
+    CHECK_STR(value_of(sb, "return 1"), "1", "the sandbox goes on");
+    capsa_sandbox_free(sb);
+
+    /* A big result within the default limit. */
+    sb = new_sandbox(NULL);
+    add_tool(sb, "huge", NULL, tool_big, (void *)(intptr_t)(5 << 20), 0, 0);
+    capsa_policy_add(sb, "huge", NULL, 0);
+    CHECK_STR(value_of(sb, "return (await huge()).length"), "5242878", "a 5 MiB result in one piece");
+    capsa_sandbox_free(sb);
+}
+
+TEST(concurrency)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    add_tool(sb, "sleepy", NULL, tool_sleep, (void *)(intptr_t)100, 0, 0);
+    capsa_policy_add(sb, "sleepy", NULL, 0);
+    double t0 = now_ms();
+    CHECK_STR(value_of(sb, "const r = await Promise.all([0,1,2,3,4,5,6,7,8,9].map(i => sleepy({i})));"
+                           "return r.map(x => x.i)"),
+              "[0,1,2,3,4,5,6,7,8,9]", "10 concurrent calls, results in order");
+    double dt = now_ms() - t0;
+    char what[96];
+    snprintf(what, sizeof(what), "10 calls of 100 ms take %.0f ms (8 workers: two rounds)", dt);
+    CHECK(dt < 600, what);
+    capsa_options o;
+    capsa_options_init(&o);
+    o.tool_concurrency = 10;
+    capsa_sandbox *sb2 = new_sandbox(&o);
+    add_tool(sb2, "sleepy", NULL, tool_sleep, (void *)(intptr_t)100, 0, 0);
+    capsa_policy_add(sb2, "sleepy", NULL, 0);
+    t0 = now_ms();
+    CHECK_STR(value_of(sb2, "return (await Promise.all([...Array(10).keys()].map(i => sleepy({i})))).length"),
+              "10", "with 10 workers");
+    dt = now_ms() - t0;
+    snprintf(what, sizeof(what), "10 calls of 100 ms on 10 workers take %.0f ms", dt);
+    CHECK(dt < 300, what);
+    /* A timer and calls on one loop: the timer fires while the calls are out. */
+    CHECK_STR(value_of(sb2, "const order = []; setTimeout(() => order.push('timer'), 20);"
+                            "await sleepy({}).then(() => order.push('call')); return order"),
+              "[\"timer\",\"call\"]", "a timer fires while a call is in flight");
+    /* The run's deadline while waiting for a call. */
+    capsa_options_init(&o);
+    o.timeout_ms = 150;
+    capsa_sandbox *sb3 = new_sandbox(&o);
+    add_tool(sb3, "slow", NULL, tool_sleep, (void *)(intptr_t)400, 0, 0);
+    capsa_policy_add(sb3, "slow", NULL, 0);
+    int rc;
+    t0 = now_ms();
+    run(sb3, "await slow()", &rc);
+    dt = now_ms() - t0;
+    CHECK_INT(rc, CAPSA_ETIMEOUT, "the run's time limit stops a run waiting for a call");
+    CHECK(dt < 350, "promptly");
+    CHECK_STR(value_of(sb3, "return 5"), "5", "and the sandbox is usable");
+    capsa_sandbox_free(sb);
+    capsa_sandbox_free(sb2);
+    capsa_sandbox_free(sb3); /* waits for the slow callback still running */
+}
+
+TEST(step_mode)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    add_tool(sb, "ext.get", NULL, NULL, NULL, 0, 0); /* no callback: the host resolves */
+    add_tool(sb, "math.add", add_schema, tool_add, NULL, 0, 0);
+    capsa_policy_add(sb, "**", NULL, 0);
+    const capsa_result *r = NULL;
+    const char code[] =
+        "const log = [];"
+        "setTimeout(() => log.push('timer'), 30);"
+        "const all = Promise.allSettled([ext_get({k: 1}), tools.ext.get({k: 2}), ext_get({k: 3}),"
+        "  math_add({a: 1, b: 2})]);"
+        "const r = await all; log.push('done');"
+        "return [r.map(x => x.status === 'fulfilled' ? x.value : x.reason.code + ':' + x.reason.message), log]";
+    int rc = capsa_run(sb, code, sizeof(code) - 1, NULL, &r);
+    CHECK_INT(rc, CAPSA_PENDING, "the run waits for the host");
+    CHECK(r != NULL && capsa_result_status(r) == CAPSA_PENDING, "a result with status pending");
+    CHECK_INT(capsa_pending_count(sb), 3, "three calls wait for the host (the callback tool ran)");
+    capsa_tool_call c[3];
+    for (size_t i = 0; i < 3; i++) {
+        c[i].struct_size = sizeof(c[i]);
+        CHECK_INT(capsa_pending_call(sb, i, &c[i]), CAPSA_OK, "a pending call");
+    }
+    CHECK_STR(c[0].name, "ext.get", "its registered name");
+    CHECK_STR(c[1].args, "{\"k\":2}", "its arguments");
+    double timer = capsa_pending_timer_ms(sb);
+    CHECK(timer >= 0 && timer <= 30, "the next timer is known");
+    CHECK_INT(capsa_run(sb, "1", 1, NULL, NULL), CAPSA_EINVAL, "no new run while one is pending");
+    /* Out of order, one rejected, one left. */
+    CHECK_INT(capsa_call_resolve(sb, c[2].id, "\"three\"", 7), CAPSA_OK, "resolve the third");
+    CHECK_INT(capsa_call_reject(sb, c[0].id, "not_found", "no such key"), CAPSA_OK, "reject the first");
+    CHECK_INT(capsa_call_resolve(sb, c[2].id, "1", 1), CAPSA_ENOENT, "a call settles once");
+    CHECK_INT(capsa_call_resolve(sb, 99999, "1", 1), CAPSA_ENOENT, "an unknown id");
+    rc = capsa_resume(sb, &r);
+    CHECK_INT(rc, CAPSA_PENDING, "still one call out");
+    CHECK_INT(capsa_pending_count(sb), 1, "the one left");
+    capsa_pending_call(sb, 0, &c[0]);
+    CHECK_STR(c[0].args, "{\"k\":2}", "is the second");
+    usleep(40000);
+    rc = capsa_resume(sb, &r); /* the timer is due: it runs, then the run waits again */
+    CHECK_INT(rc, CAPSA_PENDING, "a timer ran, the call is still out");
+    CHECK_INT(capsa_call_resolve(sb, c[0].id, "{\"v\":2}", 7), CAPSA_OK, "resolve the last");
+    rc = capsa_resume(sb, &r);
+    CHECK_INT(rc, CAPSA_OK, "the run completes");
+    CHECK_STR(capsa_result_value(r), "[[\"not_found:no such key\",{\"v\":2},\"three\",3],[\"timer\",\"done\"]]",
+              "every outcome in order, the timer first");
+    capsa_stats st = { .struct_size = sizeof(st) };
+    capsa_result_stats(r, &st);
+    CHECK_INT(st.tool_calls, 4, "stats count the calls");
+    CHECK_INT(capsa_resume(sb, &r), CAPSA_EINVAL, "nothing to resume");
+
+    /* An invalid answer still settles the call; a reset abandons a pending run. */
+    rc = capsa_run(sb, "try { await ext_get({}) } catch (e) { return e.code }", 53, NULL, &r);
+    CHECK_INT(rc, CAPSA_PENDING, "pending again");
+    capsa_tool_call one = { .struct_size = sizeof(one) };
+    capsa_pending_call(sb, 0, &one);
+    CHECK_INT(capsa_call_resolve(sb, one.id, "{oops", 5), CAPSA_EINVAL, "invalid JSON from the host");
+    rc = capsa_resume(sb, &r);
+    CHECK_STR(capsa_result_value(r), "\"invalid_result\"", "the script gets invalid_result");
+    rc = capsa_run(sb, "globalThis.kept = 1; await ext_get({})", 38, NULL, &r);
+    CHECK_INT(rc, CAPSA_PENDING, "pending");
+    CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset abandons it");
+    CHECK_STR(value_of(sb, "return typeof kept"), "\"undefined\"", "fresh state");
+    capsa_sandbox_free(sb);
+}
+
+/* Audit callback: the lines, concatenated. */
+static char audit_seen[65536];
+static size_t audit_len;
+static void on_audit(void *ud, const char *line, size_t len)
+{
+    if (audit_len + len + 1 < sizeof(audit_seen)) {
+        memcpy(audit_seen + audit_len, line, len);
+        audit_len += len;
+        audit_seen[audit_len++] = '\n';
+        audit_seen[audit_len] = '\0';
+    }
+}
+
+TEST(audit)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.on_audit = on_audit;
+    audit_len = 0;
+    audit_seen[0] = '\0';
+    capsa_sandbox *sb = new_sandbox(&o);
+    add_tool(sb, "math.add", add_schema, tool_add, NULL, 0, 0);
+    add_tool(sb, "fail", NULL, tool_fail, NULL, 0, 0);
+    capsa_policy_add(sb, "math.add", NULL, 0);
+    CHECK_STR(value_of(sb, "await math_add({a: 1, b: 2}); try { await fail() } catch {} return 1"), "1",
+              "an allowed and a denied call");
+    char *log = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_OK, "the log exists");
+    CHECK_CONTAINS(log, "\"event\":\"run_start\",\"run\":1}", "the run's start");
+    CHECK_CONTAINS(log, "\"event\":\"tool_call\",\"run\":1,\"id\":1,\"tool\":\"math.add\",\"args\":{\"a\":1,\"b\":2},"
+                        "\"decision\":\"allowed\",\"capability\":\"math.add\",\"outcome\":\"ok\",\"result_bytes\":1,",
+                   "an allowed call");
+    CHECK_CONTAINS(log, "\"tool\":\"fail\",\"args\":{},\"decision\":\"denied\",\"capability\":null,"
+                        "\"reason\":\"No capability authorizes 'fail'. Granted: ['math.add']\",\"outcome\":\"error\","
+                        "\"error_code\":\"permission_denied\"", "a denied call, with the reason");
+    CHECK_CONTAINS(log, "\"event\":\"run_end\",\"run\":1,\"status\":\"CAPSA_OK\"", "the run's end");
+    CHECK_CONTAINS(log, "\"tool_calls\":2}", "with its calls");
+    int lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += log[i] == '\n';
+    CHECK_INT(lines, 4, "one line per event");
+    CHECK_STR(audit_seen, log, "the callback got the same lines");
+    capsa_free(log);
+    CHECK_STR(value_of(sb, "return require('fs').readFileSync('/log/actions.jsonl', 'utf8').split('\\n').length"),
+              "6", "the script can read its trail (4 lines, this run's start, and the end)");
+    CHECK_STR(value_of(sb, "try { require('fs').writeFileSync('/log/actions.jsonl', '') } catch (e) { return e.code }"),
+              "\"EPERM\"", "but not rewrite it");
+    capsa_sandbox_free(sb);
+
+    /* Hashed arguments; the log off; quotas: fail closed. */
+    capsa_options_init(&o);
+    o.audit_flags = CAPSA_AUDIT_HASH_ARGS;
+    sb = new_sandbox(&o);
+    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
+    capsa_policy_add(sb, "echo", NULL, 0);
+    value_of(sb, "await echo({})");
+    capsa_fs_read(sb, "/log/actions.jsonl", &log, &len);
+    CHECK_CONTAINS(log, "\"args_bytes\":2,\"args_sha256\":\"44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a\"",
+                   "the SHA-256 of the arguments instead of them");
+    capsa_free(log);
+    capsa_sandbox_free(sb);
+
+    capsa_options_init(&o);
+    o.audit_flags = CAPSA_AUDIT_NO_FILE;
+    sb = new_sandbox(&o);
+    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
+    capsa_policy_add(sb, "echo", NULL, 0);
+    value_of(sb, "await echo({})");
+    CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_ENOENT, "no log file when off");
+    capsa_sandbox_free(sb);
+
+    capsa_options_init(&o);
+    o.fs_max_bytes = 64 << 10;
+    sb = new_sandbox(&o);
+    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
+    capsa_policy_add(sb, "echo", NULL, 0);
+    CHECK_STR(value_of(sb, "const fs = require('fs'); let n = 0;"
+                           "try { for (;;) { fs.writeFileSync('/tmp/f' + n, 'x'.repeat(1000)); n++ } } catch {}"
+                           "try { await echo({a: 1}); return 'called' } catch (e) { return e.code }"),
+              "\"audit_unavailable\"", "a full filesystem: the call is refused (fail closed)");
+    capsa_sandbox_free(sb);
+
+    /* Sandboxes without tools write nothing to /log. */
+    sb = new_sandbox(NULL);
+    value_of(sb, "return 1");
+    CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_ENOENT, "no tools, no log");
+    capsa_sandbox_free(sb);
+}
+
+/* ---- allocation failure ------------------------------------------------------------- */
+
+static long fail_countdown = -1;
+static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *failing_realloc(void *ud, void *ptr, size_t size)
+{
+    pthread_mutex_lock(&fail_lock);
+    int fail = fail_countdown == 0;
+    if (fail_countdown > 0)
+        fail_countdown--;
+    pthread_mutex_unlock(&fail_lock);
+    return fail ? NULL : realloc(ptr, size);
+}
+
+static void failing_free(void *ud, void *ptr)
+{
+    free(ptr);
+}
+
+TEST(allocation_failure)
+{
+    capsa_allocator a = { failing_realloc, failing_free, NULL };
+    capsa_engine_options eo;
+    capsa_engine_options_init(&eo);
+    eo.allocator = &a;
+    capsa_engine *e = NULL;
+    CHECK_INT(capsa_engine_new(&eo, &e), CAPSA_OK, "an engine with a failing allocator");
+    int ok_runs = 0, clean = 1;
+    for (long k = 0; k < 400; k++) {
+        capsa_sandbox *sb = NULL;
+        pthread_mutex_lock(&fail_lock);
+        fail_countdown = k;
+        pthread_mutex_unlock(&fail_lock);
+        int rc = capsa_sandbox_new(e, NULL, &sb);
+        if (rc != CAPSA_OK) {
+            clean &= rc == CAPSA_ENOMEM && sb == NULL;
+            continue;
+        }
+        rc = add_tool(sb, "math.add", add_schema, tool_add, NULL, 0, 0);
+        clean &= rc == CAPSA_OK || rc == CAPSA_ENOMEM || rc == CAPSA_ENOSPC;
+        capsa_policy_add(sb, "**", NULL, 0);
+        const capsa_result *r = NULL;
+        static const char code[] = "return await math_add({a: 1, b: 2})";
+        rc = capsa_run(sb, code, sizeof(code) - 1, NULL, &r);
+        clean &= rc == CAPSA_OK || rc == CAPSA_ESCRIPT || rc == CAPSA_ENOMEM;
+        if (rc == CAPSA_OK && r && capsa_result_value(r) && strcmp(capsa_result_value(r), "3") == 0)
+            ok_runs++;
+        capsa_sandbox_free(sb);
+    }
+    pthread_mutex_lock(&fail_lock);
+    fail_countdown = -1;
+    pthread_mutex_unlock(&fail_lock);
+    CHECK(clean, "every failure is a documented code");
+    CHECK(ok_runs > 0, "with enough memory the call works");
+    capsa_engine_free(e);
+}
+
+int main(void)
+{
+    if (capsa_engine_new(NULL, &engine) != CAPSA_OK) {
+        fprintf(stderr, "cannot create an engine\n");
+        return 1;
+    }
+    RUN(registry_names);
+    RUN(declarations);
+    RUN(arguments_exact_and_strict);
+    RUN(denials_and_budgets);
+    RUN(tool_errors_and_results);
+    RUN(concurrency);
+    RUN(step_mode);
+    RUN(audit);
+    RUN(allocation_failure);
+    capsa_engine_free(engine);
+    return test_summary("test_tools");
+}
