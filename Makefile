@@ -132,6 +132,7 @@ demo: deps
 -include tests/tests.mk
 -include bench/bench.mk
 -include fuzz/fuzz.mk
+-include python/python.mk
 
 clean:
 	rm -rf $(OBJ) $(BUILD)/capsa $(BUILD)/libcapsa.* $(BUILD)/tests

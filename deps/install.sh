@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt libjansson-dev
-pkg-config ca-certificates openssl patch npm"
+pkg-config ca-certificates openssl patch npm python3"
 
 missing=""
 for p in $PACKAGES; do
@@ -12,10 +12,13 @@ for p in $PACKAGES; do
         missing="$missing $p"
     fi
 done
-# npm comes with Node.js when it was installed another way; do not ask apt for it then.
-if command -v npm >/dev/null 2>&1; then
-    missing=$(echo "$missing" | tr ' ' '\n' | grep -vx npm | tr '\n' ' ' || true)
-fi
+# npm comes with Node.js, and python3 (the Python package's tests) may be installed
+# another way: do not ask apt for them then.
+for cmd in npm python3; do
+    if command -v "$cmd" >/dev/null 2>&1; then
+        missing=$(echo "$missing" | tr ' ' '\n' | grep -vx "$cmd" | tr '\n' ' ' || true)
+    fi
+done
 missing=$(echo "$missing" | xargs)
 
 if [ -n "$missing" ]; then

@@ -1,0 +1,877 @@
+"""The Sandbox: one guest instance with its JS state, files, tools and capabilities.
+
+It speaks two dialects:
+
+- the native one: ``run(code) -> RunResult`` / ``await run_async(code)``, ``files``,
+  ``reset()``, ``close()``; limits raise ``LimitExceeded`` subclasses, a script that
+  throws gives a result whose ``error`` is set;
+- amla-sandbox's: ``execute(code, on_output=None, stdin=None) -> str`` (stdout; a script
+  error goes to ``last_stderr``, as amla's), ``execute_async``, ``can_call``,
+  ``get_capabilities``, ``get_remaining_calls``, ``get_call_counts``,
+  ``get_audit_entries``.
+
+Tool calls: tools whose handler is synchronous are registered with a C callback and
+run on the library's worker threads (``Limits.tool_concurrency`` at once), in both
+``run`` and ``run_async``. Tools whose handler is ``async def`` are registered without
+one: the library leaves their calls to us (step mode), and ``run_async`` runs them as
+tasks on the running event loop, concurrently, settles them and resumes the script
+(``run`` does the same on a private event loop). The blocking library calls of
+``run_async`` run in the loop's default executor, so the loop is never blocked.
+
+Strict where amla is not: a sandbox grants nothing unless ``capabilities`` say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import concurrent.futures
+import ctypes
+import json
+import threading
+import time
+import warnings
+import weakref
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Iterator, Sequence
+
+from . import _lib
+from .audit import AuditCollector, AuditConfig, AuditEntry, parse_log
+from .capabilities import (
+    ToolCallCap,
+    _policy_check,
+    as_capability,
+    pattern_of_key,
+    policy_json,
+)
+from .engine import Engine, default_engine
+from .errors import (
+    CapsaError,
+    PolicyError,
+    ScriptError,
+    ShellNotAvailable,
+    ToolCallbackError,
+    ToolDefinitionError,
+    error_for,
+)
+from .files import Files
+from .tools import BoundTool, ToolDefinition, bind_tools, in_tool_of
+
+__all__ = ["Sandbox", "RunResult", "Stats", "JSError", "Limits", "Mount", "SHELL_UNAVAILABLE"]
+
+SHELL_UNAVAILABLE = ("the shell is not available in this version of capsa: run JavaScript "
+                     "with run()/execute() (it has Node's fs API for files) instead")
+
+OutputCallback = Callable[[str, str], None]
+"""Native output callback: ``on_output(stream, text)`` with stream "stdout" or "stderr"."""
+
+
+@dataclass
+class Limits:
+    """Limits and sizes of a sandbox; None keeps the library's default.
+
+    timeout_ms: wall-clock limit of one run (30000; 0: none). fuel: instruction budget
+    of one run (none). memory_bytes: guest memory (256 MiB). max_output: bytes of stdout
+    and of stderr kept per run (16 MiB). max_stack: JS stack bytes. fs_max_bytes /
+    fs_max_entries / fs_max_file: filesystem quotas. tool_concurrency: tool callbacks
+    at once (8). tool_timeout_ms: a call's limit (30000). tool_max_args /
+    tool_max_result: bytes of a call's JSON arguments / result.
+    """
+
+    timeout_ms: int | None = None
+    fuel: int | None = None
+    memory_bytes: int | None = None
+    max_output: int | None = None
+    max_stack: int | None = None
+    fs_max_bytes: int | None = None
+    fs_max_entries: int | None = None
+    fs_max_file: int | None = None
+    tool_concurrency: int | None = None
+    tool_timeout_ms: int | None = None
+    tool_max_args: int | None = None
+    tool_max_result: int | None = None
+
+    @classmethod
+    def coerce(cls, value: "Limits | dict[str, Any] | None") -> "Limits":
+        if value is None:
+            return cls()
+        if isinstance(value, Limits):
+            return value
+        if isinstance(value, dict):
+            known = {f.name for f in fields(cls)}
+            unknown = set(value) - known
+            if unknown:
+                raise TypeError(f"unknown limits {sorted(unknown)}; known: {sorted(known)}")
+            return cls(**value)
+        raise TypeError(f"limits must be a capsa.Limits or a dict, not {type(value).__name__}")
+
+    def apply(self, opts: _lib.Options) -> None:
+        names = {"memory_bytes": "memory_limit"}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if v is None:
+                continue
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise TypeError(f"limit {f.name} must be an int >= 0, not {v!r}")
+            setattr(opts, names.get(f.name, f.name), v)
+
+
+@dataclass
+class Mount:
+    """A host directory copied into the sandbox at ``guest_path`` when it is made.
+    ``writable``: the guest may change it, and the host directory is made a copy of
+    the subtree after every run (explicit, never a default)."""
+
+    host_dir: str | Path
+    guest_path: str
+    writable: bool = False
+
+
+@dataclass
+class Stats:
+    """Statistics of a run."""
+
+    wall_ms: float = 0.0
+    memory_bytes: int = 0
+    stdout_bytes: int = 0
+    stderr_bytes: int = 0
+    output_dropped: int = 0
+    fuel_used: int = 0
+    tool_calls: int = 0
+
+
+@dataclass
+class JSError:
+    """The error a script threw: its name ("TypeError"), message and stack."""
+
+    name: str
+    message: str
+    stack: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.name}: {self.message}" if self.message else self.name
+        return f"{text}\n{self.stack.rstrip()}" if self.stack else text
+
+
+@dataclass
+class RunResult:
+    """The outcome of a run: output, the returned value (as Python objects, via JSON),
+    the error the script threw (None if it did not), statistics, and the tool
+    callbacks that failed in Python (``tool_errors``)."""
+
+    status: int
+    stdout: str = ""
+    stderr: str = ""
+    value: Any = None
+    value_json: str | None = None
+    error: JSError | None = None
+    stats: Stats = field(default_factory=Stats)
+    tool_errors: list[ToolCallbackError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the script completed without throwing."""
+        return self.status == _lib.OK
+
+    def raise_for_error(self) -> "RunResult":
+        """Raises ScriptError if the script threw; returns self otherwise."""
+        if self.error is not None:
+            raise ScriptError(self.error.name, self.error.message, self.error.stack, result=self)
+        return self
+
+
+class _RunState:
+    """What the callbacks of one sandbox write to (no reference to the Sandbox, so
+    callbacks never keep it alive)."""
+
+    def __init__(self) -> None:
+        self.tool_errors: list[ToolCallbackError] = []
+        self.on_output: OutputCallback | None = None
+        self.decoders = {1: codecs.getincrementaldecoder("utf-8")("replace"),
+                         2: codecs.getincrementaldecoder("utf-8")("replace")}
+
+    def record(self, err: ToolCallbackError) -> None:
+        self.tool_errors.append(err)
+
+
+def _release(handle: int, keys: list[int], sandbox_key: int, engine: Engine) -> None:
+    """Frees a sandbox (waiting for its running tool callbacks), then its registry keys."""
+    try:
+        _lib.lib().capsa_sandbox_free(handle)
+    finally:
+        for k in keys:
+            _lib.tools_registry.remove(k)
+        _lib.sandbox_registry.remove(sandbox_key)
+        engine._release()
+
+
+class Sandbox:
+    """A capability-secured JavaScript sandbox.
+
+    Args:
+        tools: callables, ``Tool``/``ToolDefinition`` objects, OpenAI/Anthropic/MCP tool
+            dicts or LangChain tools (see ``capsa.tools``).
+        capabilities: what scripts may call: ``ToolCallCap``/``MethodCapability``
+            objects, pattern strings ("github/*"), policy dicts, or a whole policy
+            (``{"capabilities": [...]}`` or its JSON text). None: nothing.
+        tool_handler: amla's ``handler(method, params)`` for tools without a handler
+            (ToolDefinitions, tool dicts); may be ``async def``.
+        audit_config: collect the audit entries (``get_audit_entries``), enriched with
+            agent_id/trace_id, and append them to ``output_path``.
+        limits: a ``Limits`` or a dict of its fields.
+        mounts: ``Mount`` objects, ``(host_dir, guest_path[, writable])`` tuples, or a
+            ``{guest_path: host_dir}`` dict (read-only).
+        on_output: ``on_output(stream, text)`` for output as the script writes it.
+        on_audit: ``on_audit(entry_dict)`` for every audit line.
+        engine: the Engine to use (the process-wide one by default).
+    """
+
+    def __init__(self, tools: Sequence[Any] | None = None, capabilities: Any = None,
+                 tool_handler: Callable[..., Any] | None = None,
+                 audit_config: AuditConfig | None = None, *,
+                 limits: Limits | dict[str, Any] | None = None,
+                 mounts: Any = None, on_output: OutputCallback | None = None,
+                 on_audit: Callable[[dict[str, Any]], None] | None = None,
+                 engine: Engine | None = None) -> None:
+        self._handle: int | None = None
+        self._finalizer: Any = None
+        if audit_config is not None and not isinstance(audit_config, AuditConfig):
+            raise TypeError(f"audit_config must be a capsa.AuditConfig, not {type(audit_config).__name__}")
+        for name, cb in (("on_output", on_output), ("on_audit", on_audit)):
+            if cb is not None and not callable(cb):
+                raise TypeError(f"{name} must be callable")
+        if engine is not None and not isinstance(engine, Engine):
+            raise TypeError(f"engine must be a capsa.Engine, not {type(engine).__name__}")
+        self._limits = Limits.coerce(limits)
+        self._bound: list[BoundTool] = bind_tools(tools, tool_handler)
+        self._by_name = {t.name: t for t in self._bound}
+        self._caps: list[ToolCallCap] = _capabilities(capabilities)
+        self._mounts = _mounts(mounts)
+        self.tool_handler = tool_handler
+        self.audit_config = audit_config
+        self._on_output = on_output
+        self._on_audit = on_audit
+        self._state = _RunState()
+        self._lock = threading.RLock()
+        self._running = False
+        self._last_stderr = ""
+        self._run_started = 0.0
+        self._timer_ms = -1.0
+        self._files: Files | None = None
+        self._audit_collector = AuditCollector(audit_config) if audit_config is not None else None
+
+        opts = _lib.Options()
+        lib = _lib.lib()
+        lib.capsa_options_init(ctypes.byref(opts))
+        self._limits.apply(opts)
+        self._timeout_ms = opts.timeout_ms
+        self._tool_timeout_ms = opts.tool_timeout_ms
+        self._sandbox_key = _lib.sandbox_registry.add(weakref.ref(self))
+        opts.on_output = _lib.OUTPUT_CALLBACK
+        opts.on_output_ud = self._sandbox_key
+        opts.on_audit = _lib.AUDIT_CALLBACK
+        opts.on_audit_ud = self._sandbox_key
+        if audit_config is not None and audit_config.hash_args:
+            opts.audit_flags |= _lib.AUDIT_HASH_ARGS
+
+        self._engine = engine or default_engine()
+        handle = ctypes.c_void_p()
+        rc = lib.capsa_sandbox_new(self._engine.handle, ctypes.byref(opts), ctypes.byref(handle))
+        if rc != _lib.OK:
+            _lib.sandbox_registry.remove(self._sandbox_key)
+            raise error_for(rc, f"cannot make a sandbox: {lib.capsa_errstr(rc).decode()}")
+        self._engine._retain()
+        self._handle = handle.value
+        self._tool_keys: list[int] = []
+        self._finalizer = weakref.finalize(self, _release, self._handle, self._tool_keys,
+                                           self._sandbox_key, self._engine)
+        if self._audit_collector is not None:
+            self._audit_collector.session_id = f"capsa-{self._sandbox_key}"
+        try:
+            for t in self._bound:
+                self._add_tool(t)
+            self._install_policy()
+            for m in self._mounts:
+                self.files.mount(m.host_dir, m.guest_path, writable=m.writable)
+        except BaseException:
+            self.close()
+            raise
+
+    # ---- set-up -----------------------------------------------------------------------
+
+    def _add_tool(self, t: BoundTool) -> None:
+        t.sink = self._state.record
+        t.owner = self._sandbox_key
+        key = _lib.tools_registry.add(t)
+        self._tool_keys.append(key)
+        d = _lib.ToolDef()
+        lib = _lib.lib()
+        lib.capsa_tool_def_init(ctypes.byref(d))
+        name = t.name.encode()
+        desc = t.description.encode("utf-8")
+        try:
+            params = json.dumps(t.parameters, allow_nan=False).encode()
+        except (TypeError, ValueError) as exc:
+            raise ToolDefinitionError(f"tool '{t.name}': its schema is not JSON: {exc}") from None
+        d.name, d.description, d.parameters = name, desc, params
+        if not t.is_async:
+            d.fn = _lib.TOOL_CALLBACK  # else NULL: step mode, settled by _drive
+        d.ud = key
+        d.flags = _lib.TOOL_INLINE if t.inline else 0
+        d.timeout_ms = t.timeout_ms
+        rc = lib.capsa_tool_add(self._handle, ctypes.byref(d))
+        if rc != _lib.OK:
+            msg = self._errmsg()
+            raise ToolDefinitionError(msg if f"'{t.name}'" in msg else f"tool '{t.name}': {msg}", code=rc)
+
+    def _install_policy(self) -> None:
+        text = policy_json(self._caps).encode()
+        with self._use():
+            rc = _lib.lib().capsa_policy_set(self._handle, text, len(text))
+            if rc != _lib.OK:
+                raise PolicyError(f"the capabilities were refused: {self._errmsg()}", code=rc)
+
+    # ---- plumbing -----------------------------------------------------------------------
+
+    def _errmsg(self) -> str:
+        msg = _lib.lib().capsa_errmsg(self._handle)
+        return msg.decode("utf-8", "replace") if msg else ""
+
+    def _use(self) -> "_Using":
+        """Guards one library call: the sandbox is open, not called from inside one of
+        its own tool callbacks, and used by one thread at a time."""
+        if self._handle is None:
+            raise CapsaError("the sandbox is closed")
+        if in_tool_of(self._sandbox_key):
+            raise CapsaError("a tool callback must not call into its own sandbox while the "
+                             "script waits for it (use an async tool to touch the sandbox's files)")
+        return _Using(self._lock)
+
+    @property
+    def handle(self) -> int:
+        """The library's capsa_sandbox pointer (for ctypes users)."""
+        if self._handle is None:
+            raise CapsaError("the sandbox is closed")
+        return self._handle
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def close(self) -> None:
+        """Frees the sandbox (waiting for tool callbacks still running). Idempotent."""
+        if self._handle is not None and in_tool_of(self._sandbox_key):
+            raise CapsaError("a tool callback must not close its own sandbox")
+        if self._finalizer is not None and self._finalizer.alive:
+            with self._lock:
+                self._finalizer()
+        self._handle = None
+        if self._audit_collector is not None:
+            self._audit_collector.close()
+
+    def __enter__(self) -> "Sandbox":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._handle is None else "open"
+        return f"<capsa.Sandbox {state} tools={[t.name for t in self._bound]}>"
+
+    # callbacks (from _lib's trampolines)
+    def _on_output_bytes(self, stream: int, data: bytes) -> None:
+        cb = self._state.on_output
+        if cb is None:
+            return
+        text = self._state.decoders[stream].decode(data)
+        if text:
+            try:
+                cb("stdout" if stream == _lib.STDOUT else "stderr", text)
+            except Exception as exc:  # noqa: BLE001 - never into C
+                warnings.warn(f"capsa: on_output raised {exc!r}", RuntimeWarning, stacklevel=1)
+
+    def _on_audit_line(self, line: bytes) -> None:
+        if self._audit_collector is not None:
+            self._audit_collector.add_line(line)
+        if self._on_audit is not None:
+            try:
+                self._on_audit(json.loads(line))
+            except Exception as exc:  # noqa: BLE001 - never into C
+                warnings.warn(f"capsa: on_audit raised {exc!r}", RuntimeWarning, stacklevel=1)
+
+    # ---- running ------------------------------------------------------------------------
+
+    def _begin(self, on_output: OutputCallback | None) -> None:
+        with self._lock:
+            if self._running:
+                raise CapsaError("a run is already in progress in this sandbox")
+            self._use()
+            self._running = True
+        self._state.tool_errors = []
+        self._state.on_output = on_output or self._on_output
+        for d in self._state.decoders.values():
+            d.reset()
+        self._run_started = time.monotonic()
+
+    def _end(self) -> None:
+        self._state.on_output = None
+        self._running = False
+
+    def _c_step(self, first: tuple[bytes, bytes | None] | None) -> tuple[int, RunResult | None, str]:
+        """capsa_run (first = (code, filename)) or capsa_resume; reads the result at once
+        (it is valid until the next call). Blocking; releases the GIL."""
+        lib = _lib.lib()
+        res = ctypes.c_void_p()
+        with self._use():
+            if first is not None:
+                code, filename = first
+                rc = lib.capsa_run(self._handle, code, len(code), filename, ctypes.byref(res))
+            else:
+                rc = lib.capsa_resume(self._handle, ctypes.byref(res))
+            msg = self._errmsg()
+            result = _read_result(res.value) if res.value and rc != _lib.PENDING else None
+        return rc, result, msg
+
+    def _finish(self, rc: int, result: RunResult | None, msg: str) -> RunResult:
+        # Flush what the decoders hold back (a split UTF-8 sequence at the very end).
+        for stream, dec in self._state.decoders.items():
+            tail = dec.decode(b"", final=True)
+            if tail and self._state.on_output is not None:
+                self._state.on_output("stdout" if stream == 1 else "stderr", tail)
+        if result is not None:
+            result.tool_errors = list(self._state.tool_errors)
+        if rc in (_lib.OK, _lib.ESCRIPT) and result is not None:
+            return result
+        detail = msg
+        if result is not None and result.error is not None and result.error.message not in detail:
+            detail = f"{detail}: {result.error.message}" if detail else result.error.message
+        raise error_for(rc, detail or _lib.lib().capsa_errstr(rc).decode(), result=result)
+
+    def run(self, code: str | bytes, *, filename: str | None = None,
+            on_output: OutputCallback | None = None) -> RunResult:
+        """Runs JavaScript as the body of an async function (top-level ``await`` and
+        ``return x`` work; top-level declarations persist to later runs).
+
+        Returns a RunResult (``error`` set when the script threw). Raises
+        TimeLimitExceeded, FuelExhausted, GuestTrap or OutOfMemory when a limit stops the
+        run (the sandbox is reset and stays usable), InvalidArgument on misuse.
+        """
+        first = (_code_bytes(code), _filename(filename))
+        self._begin(on_output)
+        try:
+            rc, result, msg = self._c_step(first)
+            if rc == _lib.PENDING:
+                rc, result, msg = _run_coroutine_sync(lambda: self._drive(_direct))
+            return self._finish(rc, result, msg)
+        finally:
+            self._end()
+
+    async def run_async(self, code: str | bytes, *, filename: str | None = None,
+                        on_output: OutputCallback | None = None) -> RunResult:
+        """``run`` for asyncio: the library works in the loop's default executor, and
+        ``async def`` tools run as tasks on this loop, concurrently (step mode)."""
+        first = (_code_bytes(code), _filename(filename))
+        loop = asyncio.get_running_loop()
+        self._begin(on_output)
+        try:
+            rc, result, msg = await loop.run_in_executor(None, self._c_step, first)
+            if rc == _lib.PENDING:
+                rc, result, msg = await self._drive(_offloaded)
+            return self._finish(rc, result, msg)
+        finally:
+            self._end()
+
+    def _pending(self) -> list[tuple[int, str, bytes]]:
+        lib = _lib.lib()
+        out = []
+        with self._use():
+            n = lib.capsa_pending_count(self._handle)
+            for i in range(n):
+                c = _lib.ToolCall()
+                c.struct_size = ctypes.sizeof(c)
+                if lib.capsa_pending_call(self._handle, i, ctypes.byref(c)) != _lib.OK:
+                    continue
+                args = ctypes.string_at(c.args, c.args_len) if c.args else b"{}"
+                out.append((c.id, (c.name or b"").decode("utf-8", "replace"), args))
+            timer = lib.capsa_pending_timer_ms(self._handle)
+        self._timer_ms = timer
+        return out
+
+    def _settle(self, call_id: int, ok: bool, payload: Any) -> None:
+        lib = _lib.lib()
+        with self._use():
+            if ok:
+                lib.capsa_call_resolve(self._handle, call_id, payload, len(payload))
+            else:
+                code, message = payload
+                lib.capsa_call_reject(self._handle, call_id, code.encode(),
+                                      message.encode("utf-8", "replace"))
+
+    async def _drive(self, offload: Callable[[Callable[[], Any]], Awaitable[Any]]
+                     ) -> tuple[int, RunResult | None, str]:
+        """The step-mode loop: start every new pending call as a task, wait for one to
+        finish (or for the next timer or deadline), settle what finished, resume."""
+        running: dict[int, tuple[asyncio.Task[Any], float]] = {}
+        rc = _lib.PENDING
+        result: RunResult | None = None
+        msg = ""
+        try:
+            while rc == _lib.PENDING:
+                calls = self._pending()
+                seen = set()
+                for call_id, name, args in calls:
+                    seen.add(call_id)
+                    if call_id in running:
+                        continue
+                    tool = self._by_name.get(name)
+                    coro = tool.invoke_async(args) if tool else _unknown(name)
+                    limit = (tool.timeout_ms if tool and tool.timeout_ms else self._tool_timeout_ms)
+                    running[call_id] = (asyncio.ensure_future(coro), time.monotonic() + limit / 1000)
+                for call_id in [i for i in running if i not in seen]:
+                    running.pop(call_id)[0].cancel()  # timed out in the library
+                wait = self._wake_after([d for _, d in running.values()])
+                tasks = [t for t, _ in running.values()]
+                if tasks:
+                    await asyncio.wait(tasks, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+                else:
+                    await asyncio.sleep(0.001 if wait is None else wait)
+                for call_id, (task, _) in list(running.items()):
+                    if task.done():
+                        del running[call_id]
+                        ok, payload = task.result()
+                        self._settle(call_id, ok, payload)
+                rc, result, msg = await offload(lambda: self._c_step(None))
+        finally:
+            for task, _ in running.values():
+                task.cancel()
+        return rc, result, msg
+
+    def _wake_after(self, call_deadlines: list[float]) -> float | None:
+        """Seconds until something the library must see happens: the script's next
+        timer, a call's time limit, the run's time limit."""
+        now = time.monotonic()
+        moments = list(call_deadlines)
+        if self._timer_ms >= 0:
+            moments.append(now + self._timer_ms / 1000)
+        if self._timeout_ms:
+            moments.append(self._run_started + self._timeout_ms / 1000)
+        if not moments:
+            return None
+        return max(0.0, min(moments) - now) + 0.001
+
+    def reset(self) -> None:
+        """Discards the JS state (and a pending run); files and capabilities stay."""
+        with self._use():
+            rc = _lib.lib().capsa_reset(self._handle)
+            if rc != _lib.OK:
+                raise error_for(rc, self._errmsg())
+
+    # ---- amla-sandbox's API -----------------------------------------------------------
+
+    def execute(self, code: str, on_output: Callable[[str], None] | None = None,
+                stdin: str | bytes | None = None) -> str:
+        """Runs JavaScript and returns its stdout (amla's ``execute``).
+
+        ``on_output(chunk)`` streams stdout; ``stdin``, when given, is the code. A script
+        that throws does not raise (as amla): its error is appended to ``last_stderr``.
+        Limits raise ``LimitExceeded`` subclasses (which are RuntimeErrors).
+        """
+        source = _stdin_code(code, stdin)
+        return self._execute_result(self._safe(lambda: self.run(source, on_output=_stdout_only(on_output))))
+
+    async def execute_async(self, code: str, on_output: Callable[[str], None] | None = None,
+                            stdin: str | bytes | None = None) -> str:
+        """``execute`` for asyncio: async tools and an async ``tool_handler`` run on the loop."""
+        source = _stdin_code(code, stdin)
+        try:
+            result = await self.run_async(source, on_output=_stdout_only(on_output))
+        except CapsaError as exc:
+            self._last_stderr = exc.result.stderr if exc.result is not None else ""
+            raise
+        return self._execute_result(result)
+
+    def _safe(self, fn: Callable[[], RunResult]) -> RunResult:
+        try:
+            return fn()
+        except CapsaError as exc:
+            self._last_stderr = exc.result.stderr if exc.result is not None else ""
+            raise
+
+    def _execute_result(self, result: RunResult) -> str:
+        stderr = result.stderr
+        if result.error is not None:
+            stderr += ("" if not stderr or stderr.endswith("\n") else "\n") + str(result.error) + "\n"
+        self._last_stderr = stderr
+        return result.stdout
+
+    @property
+    def last_stderr(self) -> str:
+        """stderr of the last ``execute`` (with the script's error, if it threw)."""
+        return self._last_stderr
+
+    def shell(self, command: str, stdin: str | bytes | None = None) -> str:
+        """Not available in this version of capsa: always raises ShellNotAvailable."""
+        raise ShellNotAvailable(SHELL_UNAVAILABLE)
+
+    # ---- capabilities ---------------------------------------------------------------
+
+    def check_call(self, method: str, params: dict[str, Any] | None = None) -> tuple[bool, str]:
+        """Would the policy allow this call now? (allowed, the policy's message). A dry
+        run in C that spends no budget."""
+        if not isinstance(method, str):
+            raise TypeError(f"method must be a str, not {type(method).__name__}")
+        args = None
+        if params is not None:
+            if not isinstance(params, dict):
+                raise TypeError(f"params must be a dict, not {type(params).__name__}")
+            try:
+                args = json.dumps(params, allow_nan=False).encode()
+            except (TypeError, ValueError) as exc:
+                raise TypeError(f"params are not JSON-serialisable: {exc}") from None
+        with self._use():
+            return _policy_check(self._handle, method, args)
+
+    def can_call(self, method: str, params: dict[str, Any] | None = None) -> bool:
+        """Whether the capabilities allow the call now (amla's; decided in C)."""
+        return self.check_call(method, params)[0]
+
+    def get_capabilities(self) -> list[ToolCallCap]:
+        """The capabilities given at creation (amla's)."""
+        return list(self._caps)
+
+    @property
+    def capabilities(self) -> list[ToolCallCap]:
+        return list(self._caps)
+
+    @property
+    def tools(self) -> list[ToolDefinition]:
+        """The registered tools' definitions."""
+        return [t.definition() for t in self._bound]
+
+    def get_remaining_calls(self, capability_key: str) -> int | None:
+        """Calls a capability may still allow; None when unlimited or unknown (amla's).
+        The key is ``cap:tool-call:<pattern>``, ``cap:method:<pattern>`` or the pattern."""
+        pattern = pattern_of_key(capability_key)
+        if any(c.method_pattern == pattern and c.max_calls == 0 for c in self._caps):
+            if not any(c.method_pattern == pattern and c.max_calls != 0 for c in self._caps):
+                return 0
+        remaining = ctypes.c_uint64()
+        with self._use():
+            rc = _lib.lib().capsa_policy_calls(self._handle, pattern.encode(), None,
+                                               ctypes.byref(remaining))
+        if rc != _lib.OK or remaining.value == _lib.UINT64_MAX:
+            return None
+        return remaining.value
+
+    def get_call_counts(self) -> dict[str, int]:
+        """{capability key: remaining calls} of the capabilities with a budget (amla's)."""
+        counts = self.call_counts()
+        installed = [c for c in self._caps if c.max_calls != 0]
+        out: dict[str, int] = {}
+        for cap, row in zip(installed, counts):
+            if row["remaining"] is not None:
+                out.setdefault(cap.key(), row["remaining"])
+        for cap in self._caps:
+            if cap.max_calls == 0:
+                out.setdefault(cap.key(), 0)
+        return out
+
+    def call_counts(self) -> list[dict[str, Any]]:
+        """Every installed capability's ``{"pattern", "max_calls", "used", "remaining"}``."""
+        with self._use():
+            raw = _lib.take_string(_lib.lib().capsa_policy_counts_json(self._handle))
+        if raw is None:
+            raise error_for(_lib.ENOMEM, "capsa_policy_counts_json: out of memory")
+        return json.loads(raw)
+
+    def reset_call_counts(self) -> None:
+        """Sets every capability's used calls back to zero."""
+        with self._use():
+            _lib.lib().capsa_policy_reset_counts(self._handle)
+
+    # ---- audit ------------------------------------------------------------------------
+
+    def audit_log(self) -> list[dict[str, Any]]:
+        """The sandbox's ``/log/actions.jsonl`` as dicts (empty when there is none)."""
+        return [e.data for e in self._log_entries()]
+
+    def _log_entries(self) -> list[AuditEntry]:
+        try:
+            data = self.files.read("/log/actions.jsonl")
+        except FileNotFoundError:
+            return []
+        return parse_log(data, session_id=f"capsa-{self._sandbox_key}")
+
+    def get_audit_entries(self, entry_type: str | None = None, since: datetime | None = None
+                          ) -> Iterator[AuditEntry]:
+        """Audit entries (amla's): those collected for ``audit_config`` when it is set,
+        else those of ``/log/actions.jsonl``. ``entry_type`` filters on the event
+        ("tool_call", "run_start", "run_end", "limit")."""
+        if self._audit_collector is not None:
+            return self._audit_collector.get_entries(entry_type=entry_type, since=since)
+        from .audit import _aware
+
+        entries = self._log_entries()
+        return iter([e for e in entries if (not entry_type or e.type == entry_type)
+                     and (since is None or e.timestamp >= _aware(since))])
+
+    @property
+    def audit_collector(self) -> AuditCollector | None:
+        return self._audit_collector
+
+    # ---- files ------------------------------------------------------------------------
+
+    @property
+    def files(self) -> Files:
+        """The sandbox's filesystem (read, write, list, stat, remove, mount, tar)."""
+        if self._files is None:
+            self._files = Files(self)
+        return self._files
+
+
+class _Using:
+    """A context manager holding the sandbox's lock."""
+
+    def __init__(self, lock: threading.RLock) -> None:
+        self._lock = lock
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(self, *exc: Any) -> None:
+        self._lock.release()
+
+
+# ---- helpers --------------------------------------------------------------------------
+
+
+def _read_result(ptr: int) -> RunResult:
+    """Copies a capsa_result into Python objects (it is freed by the library later)."""
+    lib = _lib.lib()
+    n = ctypes.c_size_t()
+    out_p = lib.capsa_result_stdout(ptr, ctypes.byref(n))
+    stdout = ctypes.string_at(out_p, n.value).decode("utf-8", "replace") if out_p else ""
+    err_p = lib.capsa_result_stderr(ptr, ctypes.byref(n))
+    stderr = ctypes.string_at(err_p, n.value).decode("utf-8", "replace") if err_p else ""
+    raw = lib.capsa_result_value(ptr)
+    value_json = raw.decode("utf-8", "replace") if raw is not None else None
+    value = json.loads(value_json) if value_json is not None else None
+    name = lib.capsa_result_error_name(ptr)
+    error = None
+    if name is not None:
+        message = lib.capsa_result_error_message(ptr)
+        stack = lib.capsa_result_error_stack(ptr)
+        error = JSError(name.decode("utf-8", "replace"),
+                        message.decode("utf-8", "replace") if message else "",
+                        stack.decode("utf-8", "replace") if stack else None)
+    st = _lib.Stats()
+    st.struct_size = ctypes.sizeof(st)
+    lib.capsa_result_stats(ptr, ctypes.byref(st))
+    stats = Stats(st.wall_ms, st.memory_bytes, st.stdout_bytes, st.stderr_bytes,
+                  st.output_dropped, st.fuel_used, st.tool_calls)
+    return RunResult(lib.capsa_result_status(ptr), stdout, stderr, value, value_json, error, stats)
+
+
+def _code_bytes(code: str | bytes) -> bytes:
+    if isinstance(code, str):
+        return code.encode("utf-8", "surrogatepass")
+    if isinstance(code, (bytes, bytearray, memoryview)):
+        return bytes(code)
+    raise TypeError(f"code must be a str or bytes, not {type(code).__name__}")
+
+
+def _filename(filename: str | None) -> bytes | None:
+    if filename is None:
+        return None
+    if not isinstance(filename, str):
+        raise TypeError(f"filename must be a str, not {type(filename).__name__}")
+    return filename.encode()
+
+
+def _stdin_code(code: str, stdin: str | bytes | None) -> str | bytes:
+    if stdin is None:
+        return code
+    return stdin.decode("utf-8") if isinstance(stdin, (bytes, bytearray)) else stdin
+
+
+def _stdout_only(cb: Callable[[str], None] | None) -> OutputCallback | None:
+    if cb is None:
+        return None
+    if not callable(cb):
+        raise TypeError("on_output must be callable")
+
+    def out(stream: str, text: str) -> None:
+        if stream == "stdout":
+            cb(text)
+
+    return out
+
+
+def _capabilities(value: Any) -> list[ToolCallCap]:
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)) and value.lstrip()[:1] in ("{", b"{"):
+        try:
+            value = json.loads(value)
+        except ValueError as exc:
+            raise PolicyError(f"the policy is not JSON: {exc}") from None
+    if isinstance(value, dict):
+        if set(value) != {"capabilities"} or not isinstance(value["capabilities"], list):
+            raise PolicyError('a policy dict is {"capabilities": [...]}')
+        value = value["capabilities"]
+    if isinstance(value, (str, ToolCallCap)):
+        value = [value]
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"capabilities must be a list, not {type(value).__name__}")
+    return [as_capability(c) for c in value]
+
+
+def _mounts(value: Any) -> list[Mount]:
+    if value is None:
+        return []
+    if isinstance(value, dict):
+        return [Mount(host, guest) for guest, host in value.items()]
+    out = []
+    for m in value:
+        if isinstance(m, Mount):
+            out.append(m)
+        elif isinstance(m, (tuple, list)) and len(m) in (2, 3):
+            writable = m[2] if len(m) == 3 else False
+            if isinstance(writable, str):
+                if writable not in ("ro", "rw"):
+                    raise ValueError(f"mount mode must be 'ro' or 'rw', not {writable!r}")
+                writable = writable == "rw"
+            out.append(Mount(m[0], m[1], bool(writable)))
+        else:
+            raise TypeError(f"a mount is a capsa.Mount or (host_dir, guest_path[, writable]), not {m!r}")
+    return out
+
+
+async def _unknown(name: str) -> tuple[bool, Any]:
+    return False, ("unknown_tool", f"no Python handler for tool '{name}'")
+
+
+async def _direct(fn: Callable[[], Any]) -> Any:
+    return fn()
+
+
+async def _offloaded(fn: Callable[[], Any]) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(None, fn)
+
+
+def _run_coroutine_sync(make: Callable[[], Awaitable[Any]]) -> Any:
+    """Runs a coroutine to completion from synchronous code: on a private event loop,
+    or on a helper thread when this thread already runs one."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_as_coro(make))
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, _as_coro(make)).result()
+
+
+async def _as_coro(make: Callable[[], Awaitable[Any]]) -> Any:
+    return await make()
