@@ -324,6 +324,10 @@ static int grow_append(char **buf, size_t *len, size_t *cap, const char *data, s
  * its stdin and answers with its stdout (exit 0) or its stderr (otherwise). No
  * shell; a clean environment; killed at its timeout or when the script no longer
  * waits. Runs on the library's worker threads. */
+/* How long after its timeout a command is killed if the library has not
+ * cancelled its call by then. */
+#define CANCEL_GRACE_MS 2000
+
 static void run_command_tool(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
 {
     const cmd_tool *t = ud;
@@ -359,7 +363,10 @@ static void run_command_tool(void *ud, const capsa_tool_call *call, capsa_tool_r
     char *obuf = NULL, ebuf[TOOL_STDERR_MAX + 1];
     size_t olen = 0, ocap = 0, elen = 0, sent = 0;
     const char *stop = NULL; /* why the command was killed */
-    uint64_t deadline = mono_ms() + t->timeout_ms;
+    /* The library times the call out at timeout_ms and then reports it cancelled,
+       which kills the command below; this later deadline is only a backstop, so
+       that one clock, the library's, decides what the script is told. */
+    uint64_t deadline = mono_ms() + t->timeout_ms + CANCEL_GRACE_MS;
     if (call->args_len == 0) {
         close(in[1]);
         in[1] = -1;

@@ -567,6 +567,43 @@ static void sb_error(capsa_sandbox *sb, const char *fmt, ...)
     va_end(ap);
 }
 
+/* What is wrong with a tool's parameters schema, or NULL. Arguments are always a
+ * JSON object, so the schema must describe one: an object whose "type", when
+ * given, is "object", whose "properties", when given, is an object of schemas
+ * (objects), and whose "required", when given, is an array of names. Deeper
+ * keywords are the tool's business: they are passed on to the declarations. */
+static const char *schema_problem(const json_t *schema)
+{
+    if (!json_is_object(schema))
+        return "the schema must be a JSON object";
+    const json_t *type = json_object_get(schema, "type");
+    if (type && !(json_is_string(type) && strcmp(json_string_value(type), "object") == 0))
+        return "\"type\" must be \"object\": a tool's arguments are a JSON object";
+    const json_t *props = json_object_get(schema, "properties");
+    if (props) {
+        if (!json_is_object(props))
+            return "\"properties\" must be an object of schemas";
+        const char *key;
+        const json_t *v;
+        json_object_foreach((json_t *)props, key, v) {
+            if (!json_is_object(v) && !json_is_boolean(v))
+                return "each of \"properties\" must be a schema (an object)";
+        }
+    }
+    const json_t *req = json_object_get(schema, "required");
+    if (req) {
+        if (!json_is_array(req))
+            return "\"required\" must be an array of property names";
+        size_t i;
+        const json_t *v;
+        json_array_foreach(req, i, v) {
+            if (!json_is_string(v))
+                return "\"required\" must be an array of property names";
+        }
+    }
+    return NULL;
+}
+
 CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
 {
     if (!sb)
@@ -606,10 +643,10 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
     json_error_t jerr;
     json_t *schema = NULL;
     if (d.parameters) {
-        schema = json_loads(d.parameters, JSON_REJECT_DUPLICATES, &jerr);
-        if (!schema || !json_is_object(schema)) {
-            sb_error(sb, "tool '%s': parameters: %s", d.name,
-                     schema ? "the schema must be a JSON object" : jerr.text);
+        schema = capsa__json_load_strict(d.parameters, strlen(d.parameters), 0, &jerr);
+        const char *bad = schema ? schema_problem(schema) : jerr.text;
+        if (bad) {
+            sb_error(sb, "tool '%s': parameters: %s", d.name, bad);
             json_decref(schema);
             return CAPSA_EINVAL;
         }

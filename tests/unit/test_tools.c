@@ -159,6 +159,17 @@ TEST(registry_names)
     CHECK_INT(add_tool(sb, "s.bad", "{\"type\":\"object\",\"type\":\"string\"}", tool_echo, NULL, 0, 0),
               CAPSA_EINVAL, "a schema with a duplicate key");
     CHECK_INT(add_tool(sb, "s.bad2", "[1]", tool_echo, NULL, 0, 0), CAPSA_EINVAL, "a schema not an object");
+    CHECK_INT(add_tool(sb, "s.bad3", "{\"type\":5}", tool_echo, NULL, 0, 0), CAPSA_EINVAL,
+              "a schema whose type is not a string");
+    CHECK_INT(add_tool(sb, "s.bad4", "{\"type\":\"string\"}", tool_echo, NULL, 0, 0), CAPSA_EINVAL,
+              "a schema of something other than an object");
+    CHECK_CONTAINS(capsa_errmsg(sb), "\"type\" must be \"object\"", "the message says why");
+    CHECK_INT(add_tool(sb, "s.bad5", "{\"properties\":[]}", tool_echo, NULL, 0, 0), CAPSA_EINVAL,
+              "properties that are not an object");
+    CHECK_INT(add_tool(sb, "s.bad6", "{\"properties\":{\"a\":3}}", tool_echo, NULL, 0, 0),
+              CAPSA_EINVAL, "a property schema that is not an object");
+    CHECK_INT(add_tool(sb, "s.bad7", "{\"required\":\"a\"}", tool_echo, NULL, 0, 0), CAPSA_EINVAL,
+              "required that is not an array of names");
     CHECK_INT(add_tool(sb, "i.none", NULL, NULL, NULL, CAPSA_TOOL_INLINE, 0), CAPSA_EINVAL,
               "an inline tool without a callback");
     CHECK_INT(capsa_tool_add(sb, NULL), CAPSA_EINVAL, "no definition");
