@@ -24,6 +24,7 @@ enum {
     CAPSA_RESULT_ERROR_NAME = 2,    /* name of the thrown error ("TypeError") */
     CAPSA_RESULT_ERROR_MESSAGE = 3, /* its message */
     CAPSA_RESULT_ERROR_STACK = 4,   /* its stack frames, one "    at ..." line each */
+    CAPSA_RESULT_ERROR_CODE = 5,    /* its string `code` ("ENOENT", "permission_denied") */
 };
 
 /* Tool calls (guest/tools.js, guest/main.c; host: src/instance.c, src/tools.c).

@@ -174,6 +174,7 @@ static void report_error(JSValueConst err)
         { CAPSA_RESULT_ERROR_NAME, "name" },
         { CAPSA_RESULT_ERROR_MESSAGE, "message" },
         { CAPSA_RESULT_ERROR_STACK, "stack" },
+        { CAPSA_RESULT_ERROR_CODE, "code" },
     };
     for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
         JSValue v = JS_GetPropertyStr(ctx, err, parts[i].prop);
@@ -181,7 +182,9 @@ static void report_error(JSValueConst err)
             JS_FreeValue(ctx, JS_GetException(ctx));
         else if (parts[i].kind == CAPSA_RESULT_ERROR_STACK && JS_IsString(v))
             report_stack(v);
-        else if (parts[i].kind != CAPSA_RESULT_ERROR_STACK && !JS_IsUndefined(v))
+        else if (parts[i].kind == CAPSA_RESULT_ERROR_CODE && JS_IsString(v))
+            report_js_string(parts[i].kind, v); /* Node's and the tools' codes are strings */
+        else if (parts[i].kind < CAPSA_RESULT_ERROR_STACK && !JS_IsUndefined(v))
             report_js_string(parts[i].kind, v); /* an error made out of memory has no stack */
         JS_FreeValue(ctx, v);
     }

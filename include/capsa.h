@@ -234,6 +234,9 @@ CAPSA_API const char *capsa_result_value(const capsa_result *r);
 CAPSA_API const char *capsa_result_error_name(const capsa_result *r);
 CAPSA_API const char *capsa_result_error_message(const capsa_result *r);
 CAPSA_API const char *capsa_result_error_stack(const capsa_result *r);
+/* The thrown error's string `code` ("ENOENT" from fs, "permission_denied" from a
+ * tool call, ...), or NULL when it has none. */
+CAPSA_API const char *capsa_result_error_code(const capsa_result *r);
 
 typedef struct capsa_stats {
     size_t struct_size;        /* set by the caller to sizeof(capsa_stats) */

@@ -46,6 +46,11 @@ CAPSA_API const char *capsa_result_error_message(const capsa_result *r)
     return part(r, PART_ERROR_MESSAGE);
 }
 
+CAPSA_API const char *capsa_result_error_code(const capsa_result *r)
+{
+    return part(r, PART_ERROR_CODE);
+}
+
 CAPSA_API const char *capsa_result_error_stack(const capsa_result *r)
 {
     return part(r, PART_ERROR_STACK);
@@ -88,6 +93,12 @@ static int append_error(capsa__buf *b, const capsa_result *r)
         if (rc == 0)
             rc = r->has[keys[i].part] ? append_json_string(b, p->data, p->len)
                                       : append_str(b, "\"\"");
+    }
+    /* The code only when the error has one (fs errors, tool errors). */
+    if (rc == 0 && r->has[PART_ERROR_CODE]) {
+        rc = append_str(b, ",\"code\":");
+        rc = rc ? rc : append_json_string(b, r->part[PART_ERROR_CODE].data,
+                                          r->part[PART_ERROR_CODE].len);
     }
     return rc ? rc : append_str(b, "}");
 }

@@ -170,7 +170,7 @@ static void on_output(void *ud, int fd, const char *data, size_t len)
 static int on_result(void *ud, uint32_t kind, const char *data, size_t len)
 {
     capsa_sandbox *sb = ud;
-    if (kind < CAPSA_RESULT_VALUE || kind > CAPSA_RESULT_ERROR_STACK)
+    if (kind < CAPSA_RESULT_VALUE || kind > CAPSA_RESULT_ERROR_CODE)
         return 0; /* unknown parts are ignored: a newer guest may say more */
     int i = (int)kind - 1;
     capsa__buf_clear(&sb->result.part[i]);

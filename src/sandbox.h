@@ -24,7 +24,7 @@ struct capsa_engine {
 };
 
 /* The parts of a run's outcome that the guest reports, by CAPSA_RESULT_* - 1. */
-enum { PART_VALUE, PART_ERROR_NAME, PART_ERROR_MESSAGE, PART_ERROR_STACK, PART_COUNT };
+enum { PART_VALUE, PART_ERROR_NAME, PART_ERROR_MESSAGE, PART_ERROR_STACK, PART_ERROR_CODE, PART_COUNT };
 
 struct capsa_result {
     int status;

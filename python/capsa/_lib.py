@@ -226,6 +226,7 @@ def _declare(h: ctypes.CDLL) -> None:
     _proto(h, "capsa_result_error_name", c_char_p, c_void_p)
     _proto(h, "capsa_result_error_message", c_char_p, c_void_p)
     _proto(h, "capsa_result_error_stack", c_char_p, c_void_p)
+    _proto(h, "capsa_result_error_code", c_char_p, c_void_p)
     _proto(h, "capsa_result_stats", None, c_void_p, POINTER(Stats))
     _proto(h, "capsa_result_json", c_void_p, c_void_p)
     _proto(h, "capsa_tool_reply_json", c_int, c_void_p, c_char_p, c_size_t)

@@ -144,11 +144,14 @@ class Stats:
 
 @dataclass
 class JSError:
-    """The error a script threw: its name ("TypeError"), message and stack."""
+    """The error a script threw: its name ("TypeError"), message, stack, and its
+    string ``code`` when it has one ("ENOENT" from fs, "permission_denied" from a
+    tool call)."""
 
     name: str
     message: str
     stack: str | None = None
+    code: str | None = None
 
     def __str__(self) -> str:
         text = f"{self.name}: {self.message}" if self.message else self.name
@@ -764,9 +767,11 @@ def _read_result(ptr: int) -> RunResult:
     if name is not None:
         message = lib.capsa_result_error_message(ptr)
         stack = lib.capsa_result_error_stack(ptr)
+        code = lib.capsa_result_error_code(ptr)
         error = JSError(name.decode("utf-8", "replace"),
                         message.decode("utf-8", "replace") if message else "",
-                        stack.decode("utf-8", "replace") if stack else None)
+                        stack.decode("utf-8", "replace") if stack else None,
+                        code.decode("utf-8", "replace") if code else None)
     st = _lib.Stats()
     st.struct_size = ctypes.sizeof(st)
     lib.capsa_result_stats(ptr, ctypes.byref(st))

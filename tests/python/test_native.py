@@ -44,6 +44,9 @@ class RunTest(unittest.TestCase):
             r.raise_for_error()
         self.assertEqual(cm.exception.name, "RangeError")
         self.assertIn("RangeError: too far", str(r.error))
+        self.assertIsNone(r.error.code)
+        r = self.sb.run("fs.readFileSync('/workspace/nope')")
+        self.assertEqual(r.error.code, "ENOENT")
 
     def test_streaming_output(self) -> None:
         chunks: list[tuple[str, str]] = []

@@ -192,6 +192,16 @@ TEST(errors)
     CHECK_CONTAINS(capsa_result_error_stack(r), "at inner (<input>:2)", "stack has the throw's line");
     CHECK_CONTAINS(capsa_result_error_stack(r), "at outer (<input>:4)", "stack has the caller's line");
     CHECK_CONTAINS(capsa_errmsg(sb), "RangeError", "errmsg names the error");
+    CHECK_STR(capsa_result_error_code(r), NULL, "an error without a code has none");
+
+    r = run(sb, "fs.readFileSync('/workspace/missing.txt')", &rc);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "an fs error is thrown");
+    CHECK_STR(capsa_result_error_code(r), "ENOENT", "its code is in the result");
+    char *json = capsa_result_json(r);
+    CHECK_CONTAINS(json, "\"code\":\"ENOENT\"", "and in the result's JSON");
+    capsa_free(json);
+    r = run(sb, "throw Object.assign(new Error('x'), { code: 42 })", &rc);
+    CHECK_STR(capsa_result_error_code(r), NULL, "a code that is not a string is left out");
 
     r = run(sb, "let a = 1;\nlet b = (1 + ;", &rc);
     CHECK_INT(rc, CAPSA_ESCRIPT, "a syntax error is reported");
