@@ -1,0 +1,24 @@
+// printf-style formatting with console.log specifiers.
+const rows = [['disk', 0.8731, 512], ['cpu', 0.25, 4], ['mem', 1, 16384]];
+for (const [name, ratio, size] of rows) console.log('%s: %d%% of %i units (%f)', name, Math.round(ratio * 100), size, ratio);
+console.log('%s', { a: 1 }, 'extra', 42);
+console.log('%s %s', 'only one');
+console.log('%d %i %f', '42.9abc', '42.9', '3.5x');
+console.log('%d', 10n, '%i', 12n);
+console.log('%j is %j', 'json', { x: [1] });
+console.log('100%% done, %c styled', 'color: red');
+console.log('%s|%s|%s|%s', null, undefined, 1.50, [1, [2]]);
+console.log('%s', new Error('boom').message, Symbol('sym'));
+console.log('%o', [1, { a: 'x' }]);
+console.log('no specifiers', 1, 'two', { three: 3 });
+console.log('%%s %s', 'literal');
+console.log(`template ${1 + 1} ${[1, 2]} ${{}.toString()}`);
+console.log('%s', -0, '%d', -0);
+console.log('%s', 'a\nb');
+console.log('%d apples and %d oranges', 3);
+console.log(5, '%s', 'not a format');
+const fmt = (tpl, ...args) => tpl.replace(/\{(\d+)\}/g, (_, i) => String(args[i] ?? `{${i}}`));
+console.log(fmt('{0} has {1} items, {2}', 'cart', 3));
+console.log(['%s', 'x'].join(' '));
+console.info('info goes to stdout');
+console.debug('debug too: %d', 7);

@@ -1,0 +1,35 @@
+// Descriptive statistics, percentiles, histogram and correlation of a dataset.
+const latency = [120, 95, 101, 87, 250, 99, 110, 105, 98, 3100, 102, 97, 115, 108, 92, 89, 130, 101, 99, 104];
+const sorted = latency.toSorted((a, b) => a - b);
+const sum = latency.reduce((a, b) => a + b, 0);
+const mean = sum / latency.length;
+const variance = latency.reduce((a, x) => a + (x - mean) ** 2, 0) / latency.length;
+const pct = (p) => {
+  const idx = (p / 100) * (sorted.length - 1);
+  const lo = Math.floor(idx), hi = Math.ceil(idx);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (idx - lo);
+};
+console.log({ n: latency.length, sum, mean, sd: Math.sqrt(variance), min: sorted[0], max: sorted.at(-1) });
+console.log([50, 90, 95, 99].map((p) => `p${p}=${pct(p).toFixed(1)}`).join(' '));
+const q1 = pct(25), q3 = pct(75), iqr = q3 - q1;
+const outliers = latency.filter((x) => x < q1 - 1.5 * iqr || x > q3 + 1.5 * iqr);
+console.log({ q1, q3, iqr, outliers });
+const clean = latency.filter((x) => !outliers.includes(x));
+const cleanMean = clean.reduce((a, b) => a + b) / clean.length;
+console.log('clean mean', cleanMean.toFixed(4), 'trimmed', clean.length);
+const bins = 5, lo = Math.min(...clean), hi = Math.max(...clean), width = (hi - lo) / bins;
+const hist = Array(bins).fill(0);
+for (const x of clean) hist[Math.min(bins - 1, Math.floor((x - lo) / width))]++;
+hist.forEach((n, i) => console.log(`${(lo + i * width).toFixed(1).padStart(6)} – ${(lo + (i + 1) * width).toFixed(1).padEnd(6)} ${'▇'.repeat(n)} ${n}`));
+const xs = [1, 2, 3, 4, 5, 6, 7, 8], ys = [2.1, 3.9, 6.2, 8.1, 9.8, 12.2, 13.8, 16.1];
+const mx = xs.reduce((a, b) => a + b) / xs.length, my = ys.reduce((a, b) => a + b) / ys.length;
+const cov = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0);
+const sx = Math.sqrt(xs.reduce((a, x) => a + (x - mx) ** 2, 0)), sy = Math.sqrt(ys.reduce((a, y) => a + (y - my) ** 2, 0));
+const slope = cov / sx ** 2, intercept = my - slope * mx;
+console.log('r =', (cov / (sx * sy)).toFixed(6), `y = ${slope.toFixed(4)}x + ${intercept.toFixed(4)}`);
+console.log(xs.map((x) => +(slope * x + intercept).toFixed(2)));
+const mode = (arr) => [...arr.reduce((m, x) => m.set(x, (m.get(x) || 0) + 1), new Map())].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
+console.log('mode', mode(latency), 'median', pct(50));
+const movingAvg = latency.slice(0, 8).map((_, i, a) => (i < 2 ? null : +((a[i] + a[i - 1] + a[i - 2]) / 3).toFixed(2)));
+console.log(movingAvg);
+console.log(0.1 + 0.2, 0.1 + 0.2 === 0.3, Math.abs(0.3 - (0.1 + 0.2)) < Number.EPSILON, 9007199254740993, Number.MAX_SAFE_INTEGER + 2, 2 ** 53 + 1, 1e300 * 1e10, -1 / 0, 5e-324 / 2);
