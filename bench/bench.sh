@@ -242,7 +242,7 @@ END {
         if (("native", "latency.same_work") in med)
             row("latency.median_full_init", med["capsa", l], "us", med["native", "latency.same_work"], "-", "", "")
     }
-    # Tools: a trivial inline tool's round trip against an await of an async JS
+    # Tools: the round trip of a trivial inline tool against an await of an async JS
     # function in the same sandbox; 10 concurrent 100 ms tools against one.
     if (("capsa", "tools.roundtrip") in med) {
         row("tools.roundtrip", med["capsa", "tools.roundtrip"], "us", med["capsa", "tools.js_async"],
