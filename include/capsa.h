@@ -130,7 +130,12 @@ enum {
 
 /* One guest instance: its JS state and memory persist from run to run, like a
  * notebook, until capsa_reset. A sandbox is used by one thread at a time; distinct
- * sandboxes may run on distinct threads at once. */
+ * sandboxes may run on distinct threads at once. While capsa_run or capsa_resume
+ * is in progress (a tool callback runs inside one), the functions that change the
+ * sandbox (capsa_run, capsa_resume, capsa_reset, capsa_fs_*, capsa_tool_add,
+ * capsa_policy_set/add/reset_counts, capsa_call_resolve/reject) return
+ * CAPSA_EINVAL without touching it, and capsa_sandbox_free does nothing: a callback
+ * cannot re-enter its own sandbox. */
 typedef struct capsa_sandbox capsa_sandbox;
 
 /* Streams: what the guest writes to stdout (1) and stderr (2). */

@@ -150,7 +150,7 @@ static void parent_of(const char *abs, char out[CAPSA__VFS_PATH_MAX + 1])
 
 CAPSA_API int capsa_fs_write(capsa_sandbox *sb, const char *path, const void *data, size_t len)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     if (!data && len)
         return fail(sb, CAPSA__WASI_EINVAL, "write (data is NULL)", path);
@@ -190,7 +190,7 @@ CAPSA_API int capsa_fs_read(capsa_sandbox *sb, const char *path, char **data, si
         *data = NULL;
     if (len)
         *len = 0;
-    if (!sb || !data)
+    if (!sb || !data || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     PATH_ARG(sb, path, abs, "read");
     capsa__vnode *n = NULL;
@@ -222,7 +222,7 @@ CAPSA_API int capsa_fs_read(capsa_sandbox *sb, const char *path, char **data, si
 
 CAPSA_API int capsa_fs_mkdir(capsa_sandbox *sb, const char *path)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     PATH_ARG(sb, path, abs, "mkdir");
     int err = make_dirs(sb->vfs, abs);
@@ -245,7 +245,7 @@ static void fill_info(const capsa__vfs_stat *st, capsa_file_info *info)
 
 CAPSA_API int capsa_fs_stat(capsa_sandbox *sb, const char *path, capsa_file_info *info)
 {
-    if (!sb || !info || info->struct_size < sizeof(size_t))
+    if (!sb || !info || info->struct_size < sizeof(size_t) || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     PATH_ARG(sb, path, abs, "stat");
     capsa__vfs_stat st;
@@ -258,7 +258,7 @@ CAPSA_API int capsa_fs_stat(capsa_sandbox *sb, const char *path, capsa_file_info
 
 CAPSA_API int capsa_fs_list(capsa_sandbox *sb, const char *path, capsa_dir_fn fn, void *ud)
 {
-    if (!sb || !fn)
+    if (!sb || !fn || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     PATH_ARG(sb, path, abs, "list");
     capsa__vfs *vfs = sb->vfs;
@@ -325,7 +325,7 @@ static int remove_tree(capsa__vfs *vfs, const char *abs)
 
 CAPSA_API int capsa_fs_remove(capsa_sandbox *sb, const char *path, int recursive)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     PATH_ARG(sb, path, abs, "remove");
     capsa__vfs *vfs = sb->vfs;
@@ -346,7 +346,7 @@ CAPSA_API int capsa_fs_remove(capsa_sandbox *sb, const char *path, int recursive
 CAPSA_API int capsa_fs_mount(capsa_sandbox *sb, const char *host_dir, const char *guest_path,
                              int mode)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     if (!host_dir || (mode != CAPSA_MOUNT_RO && mode != CAPSA_MOUNT_RW))
         return fail(sb, CAPSA__WASI_EINVAL, "mount", host_dir);
@@ -414,7 +414,7 @@ static int host_make_dirs(const char *dir)
 
 CAPSA_API int capsa_fs_copy_out(capsa_sandbox *sb, const char *guest_path, const char *host_dir)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     if (!host_dir)
         return fail(sb, CAPSA__WASI_EINVAL, "copy out to", host_dir);
@@ -469,7 +469,7 @@ CAPSA_API int capsa_fs_export_tar(capsa_sandbox *sb, const char *guest_path, cha
         *data = NULL;
     if (len)
         *len = 0;
-    if (!sb || !data || !len)
+    if (!sb || !data || !len || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     PATH_ARG(sb, guest_path, abs, "export");
     capsa__vfs_stat st;
@@ -499,7 +499,7 @@ CAPSA_API int capsa_fs_export_tar(capsa_sandbox *sb, const char *guest_path, cha
 CAPSA_API int capsa_fs_import_tar(capsa_sandbox *sb, const char *guest_path, const void *data,
                                   size_t len)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     if (!data && len)
         return fail(sb, CAPSA__WASI_EINVAL, "import (data is NULL)", guest_path);

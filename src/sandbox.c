@@ -293,8 +293,8 @@ static void result_free(capsa_result *r, const capsa_allocator *a)
 
 CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
 {
-    if (!sb)
-        return;
+    if (!sb || capsa__sandbox_busy(sb))
+        return; /* freeing a sandbox from inside its own run is refused */
     capsa__instance_free(sb->inst); /* before the files: its fds hold nodes */
     capsa__tools_free(sb->tools);   /* waits for callbacks still running */
     capsa__vfs_free(sb->vfs);
@@ -313,7 +313,7 @@ CAPSA_API const char *capsa_errmsg(const capsa_sandbox *sb)
 
 CAPSA_API int capsa_reset(capsa_sandbox *sb)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     if (sb->pending) {
         sb->pending = 0;
@@ -518,13 +518,50 @@ static int run_steps(capsa_sandbox *sb, int rc, const capsa_result **out)
     return run_finish(sb, rc, out);
 }
 
+static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char *filename,
+                     const capsa_result **out);
+static int resume_inner(capsa_sandbox *sb, const capsa_result **out);
+
+/* Enters a call that runs sb's guest: 0, or -1 when one is already in progress
+ * (a tool callback calling into its own sandbox, or two threads at once). */
+static int enter(capsa_sandbox *sb)
+{
+    int expected = 0;
+    return __atomic_compare_exchange_n(&sb->busy, &expected, 1, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE) ? 0 : -1;
+}
+
+static void leave(capsa_sandbox *sb)
+{
+    __atomic_store_n(&sb->busy, 0, __ATOMIC_RELEASE);
+}
+
 CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
                         const char *filename, const capsa_result **out)
 {
     if (out)
         *out = NULL;
-    if (!sb)
+    if (!sb || enter(sb) != 0)
         return CAPSA_EINVAL;
+    int rc = run_inner(sb, code, len, filename, out);
+    leave(sb);
+    return rc;
+}
+
+CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out)
+{
+    if (out)
+        *out = NULL;
+    if (!sb || enter(sb) != 0)
+        return CAPSA_EINVAL;
+    int rc = resume_inner(sb, out);
+    leave(sb);
+    return rc;
+}
+
+static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char *filename,
+                     const capsa_result **out)
+{
     if (sb->pending) {
         set_error(sb, "a run is pending: settle its tool calls and capsa_resume it, or "
                       "capsa_reset the sandbox");
@@ -565,12 +602,8 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
     return run_steps(sb, rc, out);
 }
 
-CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out)
+static int resume_inner(capsa_sandbox *sb, const capsa_result **out)
 {
-    if (out)
-        *out = NULL;
-    if (!sb)
-        return CAPSA_EINVAL;
     if (!sb->pending || !sb->inst) {
         set_error(sb, "no run is pending");
         return CAPSA_EINVAL;

@@ -42,6 +42,7 @@ struct capsa_sandbox {
     capsa__vfs *vfs;       /* the sandbox's files: kept across runs and resets */
     capsa__rw_mount *rw_mounts; /* host directories written back after each run */
     size_t n_rw_mounts;
+    int busy;              /* inside capsa_run or capsa_resume (atomic) */
     capsa_result result;
     char errmsg[1024];
     capsa__tools *tools;   /* registry, policy, calls in flight */
@@ -54,5 +55,14 @@ struct capsa_sandbox {
     uint64_t run_fuel_used;
     double run_t0;
 };
+
+/* Whether sb is inside capsa_run or capsa_resume (its guest, or its tool calls,
+ * may be running). The functions that change a sandbox refuse to while it is
+ * (CAPSA_EINVAL, errmsg left to the run): a tool callback may not call into its
+ * own sandbox. */
+static inline int capsa__sandbox_busy(const capsa_sandbox *sb)
+{
+    return __atomic_load_n(&sb->busy, __ATOMIC_ACQUIRE);
+}
 
 #endif

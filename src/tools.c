@@ -606,7 +606,7 @@ static const char *schema_problem(const json_t *schema)
 
 CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     capsa_tool_def d;
     capsa_tool_def_init(&d);
@@ -1193,7 +1193,7 @@ static call *external_call(capsa_sandbox *sb, uint64_t id)
 
 CAPSA_API int capsa_call_resolve(capsa_sandbox *sb, uint64_t id, const char *json, size_t len)
 {
-    if (!sb || (!json && len))
+    if (!sb || (!json && len) || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     call *c = external_call(sb, id);
     if (!c)
@@ -1217,7 +1217,7 @@ CAPSA_API int capsa_call_resolve(capsa_sandbox *sb, uint64_t id, const char *jso
 
 CAPSA_API int capsa_call_reject(capsa_sandbox *sb, uint64_t id, const char *code, const char *message)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     call *c = external_call(sb, id);
     if (!c)
@@ -1239,7 +1239,7 @@ CAPSA_API int capsa_call_reject(capsa_sandbox *sb, uint64_t id, const char *code
 
 CAPSA_API int capsa_policy_set(capsa_sandbox *sb, const char *json, size_t len)
 {
-    if (!sb || (!json && len))
+    if (!sb || (!json && len) || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     capsa__policy *p = NULL;
     char err[512];
@@ -1256,7 +1256,7 @@ CAPSA_API int capsa_policy_set(capsa_sandbox *sb, const char *json, size_t len)
 CAPSA_API int capsa_policy_add(capsa_sandbox *sb, const char *pattern, const char *constraints_json,
                                uint64_t max_calls)
 {
-    if (!sb || !pattern)
+    if (!sb || !pattern || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     char err[512];
     int rc = capsa__policy_add(sb->tools->policy, pattern, constraints_json, max_calls, err,
@@ -1314,7 +1314,7 @@ CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb)
 
 CAPSA_API int capsa_policy_reset_counts(capsa_sandbox *sb)
 {
-    if (!sb)
+    if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     capsa__policy_reset_budgets(sb->tools->policy);
     return CAPSA_OK;

@@ -111,6 +111,26 @@ static void tool_silent(void *ud, const capsa_tool_call *call, capsa_tool_reply 
 {
 }
 
+/* A callback that tries to call back into its own sandbox (ud): every such call
+ * must be refused; it answers with the codes it got, as [run, fs_write, reset,
+ * policy_add, tool_add]. */
+static void tool_reenter(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    (void)call;
+    capsa_sandbox *sb = ud;
+    const capsa_result *r = NULL;
+    capsa_tool_def d;
+    capsa_tool_def_init(&d);
+    d.name = "late.tool";
+    d.fn = tool_silent;
+    char json[128];
+    snprintf(json, sizeof(json), "[%d,%d,%d,%d,%d]", capsa_run(sb, "1", 1, NULL, &r),
+             capsa_fs_write(sb, "/workspace/x", "x", 1), capsa_reset(sb),
+             capsa_policy_add(sb, "**", NULL, 0), capsa_tool_add(sb, &d));
+    capsa_sandbox_free(sb); /* ignored from inside the run */
+    capsa_tool_reply_json(reply, json, strlen(json));
+}
+
 static int add_tool(capsa_sandbox *sb, const char *name, const char *params, capsa_tool_fn fn,
                     void *ud, uint32_t flags, uint64_t timeout_ms)
 {
@@ -610,6 +630,25 @@ static void failing_free(void *ud, void *ptr)
     free(ptr);
 }
 
+TEST(no_reentry)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    CHECK_INT(add_tool(sb, "self.call", NULL, tool_reenter, sb, CAPSA_TOOL_INLINE, 0), CAPSA_OK,
+              "an inline tool that calls back into its sandbox");
+    CHECK_INT(add_tool(sb, "self.worker", NULL, tool_reenter, sb, 0, 0), CAPSA_OK,
+              "the same on a worker thread");
+    CHECK_INT(capsa_policy_add(sb, "self.call", NULL, 0), CAPSA_OK, "granted");
+    CHECK_INT(capsa_policy_add(sb, "self.worker", NULL, 0), CAPSA_OK, "granted too");
+    const capsa_result *r = NULL;
+    static const char code[] = "return [await tools.self.call(), await tools.self.worker()]";
+    CHECK_INT(capsa_run(sb, code, sizeof(code) - 1, NULL, &r), CAPSA_OK, "the run completes");
+    CHECK_STR(capsa_result_value(r), "[[1,1,1,1,1],[1,1,1,1,1]]",
+              "every call into the sandbox from its own callback is CAPSA_EINVAL");
+    CHECK_INT(capsa_run(sb, "return 2", 8, NULL, &r), CAPSA_OK, "the sandbox works after");
+    CHECK_STR(capsa_result_value(r), "2", "and was not freed or reset by the callback");
+    capsa_sandbox_free(sb);
+}
+
 TEST(allocation_failure)
 {
     capsa_allocator a = { failing_realloc, failing_free, NULL };
@@ -662,6 +701,7 @@ int main(void)
     RUN(concurrency);
     RUN(step_mode);
     RUN(audit);
+    RUN(no_reentry);
     RUN(allocation_failure);
     capsa_engine_free(engine);
     return test_summary("test_tools");
