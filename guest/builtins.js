@@ -1,5 +1,7 @@
-// capsa guest built-ins: the ES2022-ES2024 library functions that QuickJS 2021-03-27 lacks,
-// and Array.fromAsync, written to the specification. Evaluated first, once per engine, as a global script; it
+// capsa guest built-ins: the ES2021-ES2024 library functions that QuickJS 2021-03-27 lacks
+// (WeakRef and FinalizationRegistry among them), Array.fromAsync, and where the engine
+// prints differently from V8 what the specification leaves open (the digits of
+// Number#toString(radix), the zone name in Date strings), written to the specification. Evaluated first, once per engine, as a global script; it
 // defines only the built-ins themselves and leaks no other global.
 //
 // - Each function is installed as the engine installs its own: writable, configurable, not
@@ -637,5 +639,241 @@
     fromAsync(asyncItems) {
       return fromAsync(this, asyncItems, arguments[1], arguments[2]);
     },
+  });
+
+  // ---------------------------------------------------------------------------
+  // WeakRef and FinalizationRegistry (ES2021)
+  // ---------------------------------------------------------------------------
+
+  // The engine's collector gives no hook for these, and the specification leaves
+  // liveness to the implementation: a WeakRef keeps its target, and a registry
+  // never calls its cleanup (it keeps no target alive either: it keeps tokens only).
+  const isObjectOrSymbol = (v) =>
+    (typeof v === 'object' && v !== null) || typeof v === 'function' || typeof v === 'symbol';
+  const WeakMapCtor = WeakMap;
+  const weakMapGet = uncurry(WeakMap.prototype.get);
+  const weakMapSet = uncurry(WeakMap.prototype.set);
+  const weakMapDelete = uncurry(WeakMap.prototype.delete);
+  const targets = new WeakMapCtor();
+  const registries = new WeakMapCtor();
+
+  class WeakRef {
+    constructor(target) {
+      if (!isObjectOrSymbol(target)) {
+        throw new TypeErrorCtor('WeakRef: invalid target');
+      }
+      weakMapSet(targets, this, target);
+    }
+
+    deref() {
+      const target = isObject(this) ? weakMapGet(targets, this) : undefined;
+      if (target === undefined) {
+        throw new TypeErrorCtor('WeakRef.prototype.deref: receiver is not a WeakRef');
+      }
+      return target;
+    }
+  }
+
+  class FinalizationRegistry {
+    constructor(cleanupCallback) {
+      if (typeof cleanupCallback !== 'function') {
+        throw new TypeErrorCtor('FinalizationRegistry: cleanup must be callable');
+      }
+      weakMapSet(registries, this, new WeakMapCtor());
+    }
+
+    register(target, heldValue, unregisterToken) {
+      const tokens = weakMapGet(registries, this);
+      if (tokens === undefined) {
+        throw new TypeErrorCtor('FinalizationRegistry.prototype.register: receiver is not a FinalizationRegistry');
+      }
+      if (!isObjectOrSymbol(target)) {
+        throw new TypeErrorCtor('FinalizationRegistry.prototype.register: invalid target');
+      }
+      if (target === heldValue) {
+        throw new TypeErrorCtor('FinalizationRegistry.prototype.register: target and holdings must not be same');
+      }
+      if (unregisterToken !== undefined) {
+        if (!isObjectOrSymbol(unregisterToken) || typeof unregisterToken === 'symbol') {
+          throw new TypeErrorCtor(`Invalid unregisterToken ('${String(unregisterToken)}')`);
+        }
+        weakMapSet(tokens, unregisterToken, true);
+      }
+      return undefined;
+    }
+
+    unregister(unregisterToken) {
+      const tokens = weakMapGet(registries, this);
+      if (tokens === undefined) {
+        throw new TypeErrorCtor('FinalizationRegistry.prototype.unregister: receiver is not a FinalizationRegistry');
+      }
+      if (!isObjectOrSymbol(unregisterToken) || typeof unregisterToken === 'symbol') {
+        throw new TypeErrorCtor(`Invalid unregisterToken ('${String(unregisterToken)}')`);
+      }
+      return weakMapDelete(tokens, unregisterToken);
+    }
+  }
+  for (const C of [WeakRef, FinalizationRegistry]) {
+    defineProperty(C.prototype, Symbol.toStringTag, {
+      __proto__: null, value: C.name, writable: false, enumerable: false, configurable: true,
+    });
+    if (!hasOwnProperty(globalThis, C.name)) {
+      defineProperty(globalThis, C.name, {
+        __proto__: null, value: C, writable: true, enumerable: false, configurable: true,
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // Error.captureStackTrace and Error.stackTraceLimit (V8's, which Node code uses)
+  // ---------------------------------------------------------------------------
+
+  const ErrorCtor = Error;
+  const stringIndexOf = uncurry(String.prototype.indexOf);
+  install(ErrorCtor, {
+    // Gives obj a `stack` of the frames of its caller, as the engine's errors have.
+    captureStackTrace(obj) {
+      if (!isObject(obj)) {
+        throw new TypeErrorCtor('Invalid argument');
+      }
+      // The frames below this function's own.
+      let stack = new ErrorCtor().stack;
+      if (typeof stack === 'string') {
+        stack = stringSlice(stack, stringIndexOf(stack, '\n') + 1);
+      }
+      defineProperty(obj, 'stack', {
+        __proto__: null, value: stack, writable: true, enumerable: false, configurable: true,
+      });
+    },
+  });
+  if (!hasOwnProperty(ErrorCtor, 'stackTraceLimit')) {
+    defineProperty(ErrorCtor, 'stackTraceLimit', {
+      __proto__: null, value: 10, writable: true, enumerable: true, configurable: true,
+    });
+  }
+
+  // ---------------------------------------------------------------------------
+  // Date strings name the time zone, as V8's do (the guest's zone is always UTC)
+  // ---------------------------------------------------------------------------
+
+  const DatePrototype = Date.prototype;
+  const dateToString = uncurry(DatePrototype.toString);
+  const dateToTimeString = uncurry(DatePrototype.toTimeString);
+  const ZONE = ' (Coordinated Universal Time)';
+  const withZone = (s) => (s === 'Invalid Date' ? s : s + ZONE);
+  defineProperty(DatePrototype, 'toString', {
+    __proto__: null, writable: true, enumerable: false, configurable: true,
+    value: { toString() { return withZone(dateToString(this)); } }.toString,
+  });
+  defineProperty(DatePrototype, 'toTimeString', {
+    __proto__: null, writable: true, enumerable: false, configurable: true,
+    value: { toTimeString() { return withZone(dateToTimeString(this)); } }.toTimeString,
+  });
+
+  // ---------------------------------------------------------------------------
+  // Number.prototype.toString(radix) for fractions and beyond 2^53
+  // ---------------------------------------------------------------------------
+
+  // The engine prints such numbers in base 10 whatever the radix. This gives the
+  // digits the specification leaves to the implementation as V8 does: the shortest
+  // fraction that reads back as the same double (digits while they carry
+  // information, rounding half to even at the end), and integer digits below the
+  // double's precision as zeros.
+  const numberToString = uncurry(Number.prototype.toString);
+  const numberIsFinite = Number.isFinite;
+  const thisNumberValue = uncurry(Number.prototype.valueOf);
+  const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
+  const f64 = new Float64Array(1);
+  const u64 = new BigUint64Array(f64.buffer);
+  const { floor } = Math;
+  // The next double above a finite non-negative x.
+  function nextUp(x) {
+    f64[0] = x;
+    u64[0] += 1n;
+    return f64[0];
+  }
+  function radixString(value, radix) {
+    const negative = value < 0;
+    if (negative) {
+      value = -value;
+    }
+    let integer = floor(value);
+    let fraction = value - integer;
+    let delta = 0.5 * (nextUp(value) - value);
+    if (!(delta > 0)) {
+      delta = nextUp(0);
+    }
+    const fractionDigits = [];
+    if (fraction >= delta) {
+      for (;;) {
+        fraction *= radix;
+        delta *= radix;
+        const digit = floor(fraction);
+        fractionDigits[fractionDigits.length] = digit;
+        fraction -= digit;
+        if (fraction > 0.5 || (fraction === 0.5 && (digit & 1))) {
+          if (fraction + delta > 1) {
+            // Round up, carrying into the digits already written.
+            let i = fractionDigits.length - 1;
+            for (;;) {
+              if (i < 0) {
+                integer += 1;
+                fractionDigits.length = 0;
+                break;
+              }
+              if (fractionDigits[i] + 1 < radix) {
+                fractionDigits[i] += 1;
+                fractionDigits.length = i + 1;
+                break;
+              }
+              i--;
+            }
+            break;
+          }
+        }
+        if (!(fraction >= delta)) {
+          break;
+        }
+      }
+    }
+    // Integer digits; those below the double's precision are zeros.
+    let head = '';
+    while (integer / radix >= 9007199254740992) {
+      integer /= radix;
+      head += '0';
+    }
+    let intDigits = '';
+    do {
+      const remainder = integer % radix;
+      intDigits = DIGITS[remainder | 0] + intDigits; // truncated, as V8 does past 2^53
+      integer = (integer - remainder) / radix;
+    } while (integer > 0);
+    let text = intDigits + head;
+    if (fractionDigits.length) {
+      text += '.';
+      for (let i = 0; i < fractionDigits.length; i++) {
+        text += DIGITS[fractionDigits[i]];
+      }
+    }
+    return negative ? '-' + text : text;
+  }
+  defineProperty(Number.prototype, 'toString', {
+    __proto__: null, writable: true, enumerable: false, configurable: true,
+    value: {
+      toString(radix) {
+        const x = thisNumberValue(this);
+        if (radix === undefined) {
+          return numberToString(x);
+        }
+        const r = trunc(+radix);
+        // The engine's own: base 10, a bad radix (its RangeError), non-finite
+        // values and the integers it prints exactly.
+        if (!(r >= 2 && r <= 36) || r === 10 || !numberIsFinite(x) ||
+            (x === trunc(x) && x < 9007199254740992 && x > -9007199254740992)) {
+          return numberToString(x, r);
+        }
+        return radixString(x, r);
+      },
+    }.toString,
   });
 })();
