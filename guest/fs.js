@@ -27,9 +27,12 @@
 //   fs.access checks existence only, not the mode.
 // - ES modules are cached by path for the life of the sandbox, as in a Node process:
 //   importing a file again after changing it gives the module first loaded.
+// - "use strip": its functions show in stack traces as "(native)", where Node shows
+//   its internal node:fs frames, so a script's stack does not change with this file.
 
 (function () {
   'use strict';
+  'use strip';
 
   // ---------------------------------------------------------------------------
   // Host bridge
@@ -86,9 +89,7 @@
   const arrayIncludes = uncurry(Array.prototype.includes);
   const Uint8ArrayCtor = Uint8Array;
   const isView = ArrayBuffer.isView;
-  const arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength');
   const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
-  const typedArrayTag = getter(TypedArrayPrototype, Symbol.toStringTag);
   const typedArrayBuffer = getter(TypedArrayPrototype, 'buffer');
   const typedArrayByteOffset = getter(TypedArrayPrototype, 'byteOffset');
   const typedArrayByteLength = getter(TypedArrayPrototype, 'byteLength');
@@ -104,23 +105,7 @@
   const encodeURIFn = encodeURI;
   const setImmediateFn = setImmediate;
 
-  const isArrayBuffer = (v) => {
-    try {
-      arrayBufferByteLength(v);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const isDataView = (v) => {
-    try {
-      dataViewBuffer(v);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const isUint8Array = (v) => typedArrayTag(v) === 'Uint8Array';
+  const { isArrayBuffer, isDataView, isUint8Array } = host.web;
   const decodeUtf8 = (bytes) => decoderDecode(utf8Decoder, bytes);
 
   // ---------------------------------------------------------------------------

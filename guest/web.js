@@ -121,32 +121,6 @@
     Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
   };
 
-  const isUint8Array = (v) => typedArrayTag(v) === 'Uint8Array';
-  const isArrayBuffer = (v) => {
-    try {
-      arrayBufferByteLength(v);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const isSharedArrayBuffer = (v) => {
-    if (sharedArrayBufferByteLength === undefined) return false;
-    try {
-      sharedArrayBufferByteLength(v);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const isDataView = (v) => {
-    try {
-      dataViewBuffer(v);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   // Whether calling `check(v)` succeeds: the brand checks of built-in methods.
   const hasBrand = (check, v) => {
     try {
@@ -156,6 +130,11 @@
       return false;
     }
   };
+  const isUint8Array = (v) => typedArrayTag(v) === 'Uint8Array';
+  const isArrayBuffer = (v) => hasBrand(arrayBufferByteLength, v);
+  const isSharedArrayBuffer = (v) =>
+    sharedArrayBufferByteLength !== undefined && hasBrand(sharedArrayBufferByteLength, v);
+  const isDataView = (v) => hasBrand(dataViewBuffer, v);
 
   // Defines methods and accessors the way Web IDL does: enumerable, configurable.
   function defineInterface(proto, tag) {
@@ -2669,6 +2648,6 @@
   }
 
   // The completion value of this script: the event loop's entry points for the
-  // host, and the Node-style error helpers that fs.js shares.
-  return freeze({ tick, cancel, nodeError, describeReceived });
+  // host, and the Node-style error helpers and brand checks that fs.js shares.
+  return freeze({ tick, cancel, nodeError, describeReceived, isArrayBuffer, isDataView, isUint8Array });
 })();

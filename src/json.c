@@ -179,6 +179,18 @@ static size_t scan_number(const char *s, size_t len, size_t i)
     return i;
 }
 
+/* An object member's key and colon at s[i]: the index of its value (whitespace
+ * skipped), or 0 when there is none. */
+static size_t scan_key(const char *s, size_t len, size_t i)
+{
+    if (i >= len || s[i] != '"' || !(i = scan_string(s, len, i)))
+        return 0;
+    i = skip_ws(s, len, i);
+    if (i >= len || s[i] != ':')
+        return 0;
+    return skip_ws(s, len, i + 1);
+}
+
 int capsa__json_valid(const char *s, size_t len)
 {
     char stack[JSON_MAX_DEPTH]; /* '{' or '[' of each open container */
@@ -199,14 +211,8 @@ int capsa__json_valid(const char *s, size_t len)
                 i++;
                 goto after_value;
             }
-            if (c == '{') {
-                if (i >= len || s[i] != '"' || !(i = scan_string(s, len, i)))
-                    return 0;
-                i = skip_ws(s, len, i);
-                if (i >= len || s[i] != ':')
-                    return 0;
-                i = skip_ws(s, len, i + 1);
-            }
+            if (c == '{' && !(i = scan_key(s, len, i)))
+                return 0;
             continue;
         }
         if (c == '"') {
@@ -234,14 +240,8 @@ int capsa__json_valid(const char *s, size_t len)
             char open = stack[depth - 1];
             if (s[i] == ',') {
                 i = skip_ws(s, len, i + 1);
-                if (open == '{') {
-                    if (i >= len || s[i] != '"' || !(i = scan_string(s, len, i)))
-                        return 0;
-                    i = skip_ws(s, len, i);
-                    if (i >= len || s[i] != ':')
-                        return 0;
-                    i = skip_ws(s, len, i + 1);
-                }
+                if (open == '{' && !(i = scan_key(s, len, i)))
+                    return 0;
                 break; /* the next value */
             }
             if (s[i] != (open == '{' ? '}' : ']'))

@@ -1191,6 +1191,16 @@ static call *external_call(capsa_sandbox *sb, uint64_t id)
     return NULL;
 }
 
+/* Settles external call c (found by external_call) with the reply r, made by
+ * capsa_tool_reply_json or _error: the outcome is queued for the guest. */
+static void settle_external(capsa__tools *t, call *c, capsa_tool_reply *r)
+{
+    apply_reply(t, c, r);
+    pthread_mutex_lock(&t->lock);
+    push_done(t, c);
+    pthread_mutex_unlock(&t->lock);
+}
+
 CAPSA_API int capsa_call_resolve(capsa_sandbox *sb, uint64_t id, const char *json, size_t len)
 {
     if (!sb || (!json && len) || capsa__sandbox_busy(sb))
@@ -1198,16 +1208,9 @@ CAPSA_API int capsa_call_resolve(capsa_sandbox *sb, uint64_t id, const char *jso
     call *c = external_call(sb, id);
     if (!c)
         return CAPSA_ENOENT;
-    capsa__tools *t = sb->tools;
-    capsa_tool_reply r;
-    memset(&r, 0, sizeof(r));
-    r.t = t;
-    r.c = c;
+    capsa_tool_reply r = { .t = sb->tools, .c = c };
     int rc = capsa_tool_reply_json(&r, json, len);
-    apply_reply(t, c, &r);
-    pthread_mutex_lock(&t->lock);
-    push_done(t, c);
-    pthread_mutex_unlock(&t->lock);
+    settle_external(sb->tools, c, &r);
     if (rc != CAPSA_OK)
         sb_error(sb, "call %llu: %s; the script gets the error '%s'", (unsigned long long)id,
                  rc == CAPSA_ETOOBIG ? "the result is over the size limit"
@@ -1222,16 +1225,9 @@ CAPSA_API int capsa_call_reject(capsa_sandbox *sb, uint64_t id, const char *code
     call *c = external_call(sb, id);
     if (!c)
         return CAPSA_ENOENT;
-    capsa__tools *t = sb->tools;
-    capsa_tool_reply r;
-    memset(&r, 0, sizeof(r));
-    r.t = t;
-    r.c = c;
+    capsa_tool_reply r = { .t = sb->tools, .c = c };
     capsa_tool_reply_error(&r, code, message);
-    apply_reply(t, c, &r);
-    pthread_mutex_lock(&t->lock);
-    push_done(t, c);
-    pthread_mutex_unlock(&t->lock);
+    settle_external(sb->tools, c, &r);
     return CAPSA_OK;
 }
 

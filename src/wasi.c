@@ -579,27 +579,49 @@ static uint32_t read_iovecs(capsa__wasi *w, capsa__wasi_fd *e, const uint8_t *ve
     return CAPSA__WASI_ESUCCESS;
 }
 
+/* The one body of fd_read, fd_pread, fd_write and fd_pwrite: checks the fd (with
+ * the right to read or write, and to seek when an offset is given: a stream takes
+ * none), the count pointer and every iovec before a byte moves, then reads or
+ * writes at the fd's position (at NULL) or at *at without moving it. */
+static uint32_t transfer(capsa__wasi *w, uint32_t fd, uint32_t iovs, uint32_t iovs_len,
+                         const uint64_t *at, uint32_t count_ptr, int writing)
+{
+    uint64_t right = writing ? RIGHT_FD_WRITE : RIGHT_FD_READ;
+    capsa__wasi_fd *e;
+    uint32_t err = fd_check(w, fd, at ? 0 : right, &e);
+    if (err)
+        return err;
+    if (at) {
+        if (e->kind != KIND_NODE && (e->rights_base & right))
+            return CAPSA__WASI_ESPIPE;
+        if ((err = fd_check(w, fd, right | RIGHT_FD_SEEK, &e)))
+            return err;
+    }
+    const uint8_t *vec;
+    uint64_t total;
+    uint8_t *count = guest(w, count_ptr, 4);
+    if (!count)
+        return CAPSA__WASI_EFAULT;
+    if ((err = iovecs_check(w, iovs, iovs_len, &vec, &total)))
+        return err;
+    uint64_t offset = at ? *at : 0;
+    if (at && offset > INT64_MAX)
+        return CAPSA__WASI_EINVAL;
+    uint64_t *pos = at ? &offset : &e->offset;
+    uint32_t n;
+    err = writing ? write_iovecs(w, fd, e, vec, iovs_len, pos, e->fdflags & FDFLAG_APPEND, &n)
+                  : read_iovecs(w, e, vec, iovs_len, pos, &n);
+    if (err)
+        return err;
+    store_u32(count, n);
+    return CAPSA__WASI_ESUCCESS;
+}
+
 /* fd_write(fd, iovs, iovs_len, nwritten). */
 uint32_t Z_wasi_snapshot_preview1Z_fd_write(capsa__wasi *w, uint32_t fd, uint32_t iovs,
                                             uint32_t iovs_len, uint32_t nwritten_ptr)
 {
-    capsa__wasi_fd *e;
-    uint32_t err = fd_check(w, fd, RIGHT_FD_WRITE, &e);
-    if (err)
-        return err;
-    const uint8_t *vec;
-    uint64_t total;
-    uint8_t *nwritten = guest(w, nwritten_ptr, 4);
-    if (!nwritten)
-        return CAPSA__WASI_EFAULT;
-    if ((err = iovecs_check(w, iovs, iovs_len, &vec, &total)))
-        return err;
-    uint32_t n;
-    err = write_iovecs(w, fd, e, vec, iovs_len, &e->offset, e->fdflags & FDFLAG_APPEND, &n);
-    if (err)
-        return err;
-    store_u32(nwritten, n);
-    return CAPSA__WASI_ESUCCESS;
+    return transfer(w, fd, iovs, iovs_len, NULL, nwritten_ptr, 1);
 }
 
 /* fd_pwrite(fd, iovs, iovs_len, offset, nwritten): writes at offset without
@@ -609,51 +631,14 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_pwrite(capsa__wasi *w, uint32_t fd, uint32
                                              uint32_t iovs_len, uint64_t offset,
                                              uint32_t nwritten_ptr)
 {
-    capsa__wasi_fd *e;
-    uint32_t err = fd_check(w, fd, 0, &e);
-    if (err)
-        return err;
-    if (e->kind != KIND_NODE && (e->rights_base & RIGHT_FD_WRITE))
-        return CAPSA__WASI_ESPIPE;
-    if ((err = fd_check(w, fd, RIGHT_FD_WRITE | RIGHT_FD_SEEK, &e)))
-        return err;
-    const uint8_t *vec;
-    uint64_t total;
-    uint8_t *nwritten = guest(w, nwritten_ptr, 4);
-    if (!nwritten)
-        return CAPSA__WASI_EFAULT;
-    if ((err = iovecs_check(w, iovs, iovs_len, &vec, &total)))
-        return err;
-    if (offset > INT64_MAX)
-        return CAPSA__WASI_EINVAL;
-    uint32_t n;
-    err = write_iovecs(w, fd, e, vec, iovs_len, &offset, e->fdflags & FDFLAG_APPEND, &n);
-    if (err)
-        return err;
-    store_u32(nwritten, n);
-    return CAPSA__WASI_ESUCCESS;
+    return transfer(w, fd, iovs, iovs_len, &offset, nwritten_ptr, 1);
 }
 
 /* fd_read(fd, iovs, iovs_len, nread). */
 uint32_t Z_wasi_snapshot_preview1Z_fd_read(capsa__wasi *w, uint32_t fd, uint32_t iovs,
                                            uint32_t iovs_len, uint32_t nread_ptr)
 {
-    capsa__wasi_fd *e;
-    uint32_t err = fd_check(w, fd, RIGHT_FD_READ, &e);
-    if (err)
-        return err;
-    const uint8_t *vec;
-    uint64_t total;
-    uint8_t *nread = guest(w, nread_ptr, 4);
-    if (!nread)
-        return CAPSA__WASI_EFAULT;
-    if ((err = iovecs_check(w, iovs, iovs_len, &vec, &total)))
-        return err;
-    uint32_t n;
-    if ((err = read_iovecs(w, e, vec, iovs_len, &e->offset, &n)))
-        return err;
-    store_u32(nread, n);
-    return CAPSA__WASI_ESUCCESS;
+    return transfer(w, fd, iovs, iovs_len, NULL, nread_ptr, 0);
 }
 
 /* fd_pread(fd, iovs, iovs_len, offset, nread): reads at offset without moving the
@@ -661,28 +646,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_read(capsa__wasi *w, uint32_t fd, uint32_t
 uint32_t Z_wasi_snapshot_preview1Z_fd_pread(capsa__wasi *w, uint32_t fd, uint32_t iovs,
                                             uint32_t iovs_len, uint64_t offset, uint32_t nread_ptr)
 {
-    capsa__wasi_fd *e;
-    uint32_t err = fd_check(w, fd, 0, &e);
-    if (err)
-        return err;
-    if (e->kind != KIND_NODE && (e->rights_base & RIGHT_FD_READ))
-        return CAPSA__WASI_ESPIPE;
-    if ((err = fd_check(w, fd, RIGHT_FD_READ | RIGHT_FD_SEEK, &e)))
-        return err;
-    const uint8_t *vec;
-    uint64_t total;
-    uint8_t *nread = guest(w, nread_ptr, 4);
-    if (!nread)
-        return CAPSA__WASI_EFAULT;
-    if ((err = iovecs_check(w, iovs, iovs_len, &vec, &total)))
-        return err;
-    if (offset > INT64_MAX)
-        return CAPSA__WASI_EINVAL;
-    uint32_t n;
-    if ((err = read_iovecs(w, e, vec, iovs_len, &offset, &n)))
-        return err;
-    store_u32(nread, n);
-    return CAPSA__WASI_ESUCCESS;
+    return transfer(w, fd, iovs, iovs_len, &offset, nread_ptr, 0);
 }
 
 /* fd_seek(fd, offset, whence, newoffset): moves a file's position; streams

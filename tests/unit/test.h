@@ -57,6 +57,40 @@ static const char *test_current;
                     g_ ? g_ : "(null)");                                        \
     } while (0)
 
+/* An allocator (the hooks of a capsa_allocator, ud a test_fail_alloc) for
+ * allocation-failure tests: after `countdown` allocations have succeeded, every
+ * further one fails (countdown < 0: none does); `live` counts the blocks not yet
+ * freed. Atomic, as tool worker threads allocate too. */
+typedef struct test_fail_alloc {
+    long countdown;
+    long live;
+} test_fail_alloc;
+
+static inline void *test_fail_realloc(void *ud, void *p, size_t n)
+{
+    test_fail_alloc *f = ud;
+    long left = __atomic_load_n(&f->countdown, __ATOMIC_RELAXED);
+    for (;;) {
+        if (left == 0)
+            return NULL;
+        if (left < 0 || __atomic_compare_exchange_n(&f->countdown, &left, left - 1, 0,
+                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            break;
+    }
+    void *q = realloc(p, n);
+    if (q && !p)
+        __atomic_add_fetch(&f->live, 1, __ATOMIC_RELAXED);
+    return q;
+}
+
+static inline void test_fail_free(void *ud, void *p)
+{
+    test_fail_alloc *f = ud;
+    if (p)
+        __atomic_sub_fetch(&f->live, 1, __ATOMIC_RELAXED);
+    free(p);
+}
+
 /* Prints the summary and gives the exit status. */
 static inline int test_summary(const char *suite)
 {

@@ -538,39 +538,12 @@ TEST(pool)
     capsa_engine_free(e);
 }
 
-/* An allocator that fails the n-th allocation and counts what is live. */
-typedef struct fail_alloc {
-    long countdown; /* allocations left before failing; <0: never fail */
-    long live;
-} fail_alloc;
-
-static void *fail_realloc(void *ud, void *p, size_t n)
-{
-    fail_alloc *f = ud;
-    if (f->countdown == 0)
-        return NULL;
-    if (f->countdown > 0)
-        f->countdown--;
-    void *q = realloc(p, n);
-    if (q && !p)
-        f->live++;
-    return q;
-}
-
-static void fail_free(void *ud, void *p)
-{
-    fail_alloc *f = ud;
-    if (p)
-        f->live--;
-    free(p);
-}
-
 TEST(allocation_failure)
 {
     int clean = 0, tries = 0, succeeded = 0;
     for (long n = 0; n < 60 && !succeeded; n++) {
-        fail_alloc f = { n, 0 };
-        capsa_allocator a = { fail_realloc, fail_free, &f };
+        test_fail_alloc f = { n, 0 };
+        capsa_allocator a = { test_fail_realloc, test_fail_free, &f };
         capsa_engine_options eo;
         capsa_engine_options_init(&eo);
         eo.allocator = &a;

@@ -612,23 +612,7 @@ TEST(audit)
 
 /* ---- allocation failure ------------------------------------------------------------- */
 
-static long fail_countdown = -1;
-static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void *failing_realloc(void *ud, void *ptr, size_t size)
-{
-    pthread_mutex_lock(&fail_lock);
-    int fail = fail_countdown == 0;
-    if (fail_countdown > 0)
-        fail_countdown--;
-    pthread_mutex_unlock(&fail_lock);
-    return fail ? NULL : realloc(ptr, size);
-}
-
-static void failing_free(void *ud, void *ptr)
-{
-    free(ptr);
-}
+static test_fail_alloc failing = { -1, 0 };
 
 TEST(no_reentry)
 {
@@ -651,7 +635,7 @@ TEST(no_reentry)
 
 TEST(allocation_failure)
 {
-    capsa_allocator a = { failing_realloc, failing_free, NULL };
+    capsa_allocator a = { test_fail_realloc, test_fail_free, &failing };
     capsa_engine_options eo;
     capsa_engine_options_init(&eo);
     eo.allocator = &a;
@@ -660,9 +644,7 @@ TEST(allocation_failure)
     int ok_runs = 0, clean = 1;
     for (long k = 0; k < 400; k++) {
         capsa_sandbox *sb = NULL;
-        pthread_mutex_lock(&fail_lock);
-        fail_countdown = k;
-        pthread_mutex_unlock(&fail_lock);
+        __atomic_store_n(&failing.countdown, k, __ATOMIC_RELAXED);
         int rc = capsa_sandbox_new(e, NULL, &sb);
         if (rc != CAPSA_OK) {
             clean &= rc == CAPSA_ENOMEM && sb == NULL;
@@ -679,9 +661,7 @@ TEST(allocation_failure)
             ok_runs++;
         capsa_sandbox_free(sb);
     }
-    pthread_mutex_lock(&fail_lock);
-    fail_countdown = -1;
-    pthread_mutex_unlock(&fail_lock);
+    __atomic_store_n(&failing.countdown, -1, __ATOMIC_RELAXED);
     CHECK(clean, "every failure is a documented code");
     CHECK(ok_runs > 0, "with enough memory the call works");
     capsa_engine_free(e);
