@@ -1,0 +1,6 @@
+/* Applets: (to be written). */
+#include "sh.h"
+
+const sh_applet sh_applets_jq[] = {
+    { NULL, NULL, NULL },
+};

@@ -1,0 +1,144 @@
+/* The shell's internal interface: what a command (applet or builtin) sees of the
+ * shell — its standard streams, the environment, the working directory — and the
+ * table that names every applet. Everything here runs inside the guest; the same
+ * files also build natively (tests/shell/native.c) for development and tests. */
+#ifndef CAPSA_SHELL_SH_H
+#define CAPSA_SHELL_SH_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* A growable byte buffer. Zero-initialised is empty; sh_buf_free releases it. */
+typedef struct sh_buf {
+    char *data;
+    size_t len, cap;
+} sh_buf;
+
+/* Appends n bytes (or the formatted text): 0, or -1 when out of memory (the
+ * buffer is unchanged then). */
+int sh_buf_add(sh_buf *b, const void *p, size_t n);
+int sh_buf_addc(sh_buf *b, char c);
+int sh_buf_adds(sh_buf *b, const char *s);
+int sh_buf_addf(sh_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int sh_buf_vaddf(sh_buf *b, const char *fmt, va_list ap);
+/* NUL-terminates the contents (the NUL is not counted in len) and returns them,
+ * or NULL when out of memory. The pointer is the buffer's own. */
+char *sh_buf_cstr(sh_buf *b);
+/* Hands the contents (NUL-terminated) to the caller, who frees them; the buffer
+ * is empty after. NULL when out of memory. */
+char *sh_buf_take(sh_buf *b, size_t *len);
+void sh_buf_free(sh_buf *b);
+
+/* Where a command's output goes: straight to a file descriptor (fd >= 0), or
+ * collected in buf (a pipe to the next command, a command substitution, a file
+ * written when the command ends). A collected stream holds at most `limit` bytes:
+ * past it the reader is gone, as with a full pipe whose reader exited. */
+typedef struct sh_stream {
+    int fd;
+    sh_buf buf;
+    size_t limit;
+    int broken; /* a write failed: the command should stop (status 141, SIGPIPE) */
+} sh_stream;
+
+/* The most a pipe or a command substitution collects. */
+#define SH_PIPE_LIMIT ((size_t)16 << 20)
+
+struct sh_shell;
+
+/* One command being run: its name (argv[0]), its standard input (all of it, read
+ * before the command starts), its standard output and error, and the shell. */
+typedef struct sh_proc {
+    struct sh_shell *sh;
+    const char *name;
+    const char *in;
+    size_t in_len;
+    sh_stream *out, *err;
+} sh_proc;
+
+/* Writing: 0, or -1 when the stream is broken (its reader is gone, or out of
+ * memory). An applet stops writing after a -1 and returns SH_STATUS_PIPE. */
+#define SH_STATUS_PIPE 141
+int sh_write(sh_stream *s, const void *p, size_t n);
+int sh_out(sh_proc *p, const void *data, size_t n);
+int sh_outs(sh_proc *p, const char *s);
+int sh_outc(sh_proc *p, char c);
+int sh_printf(sh_proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Writes "NAME: " and the formatted message and a newline to stderr. */
+void sh_err(sh_proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Writes "NAME: PATH: strerror(errno)" to stderr (errno as it is at the call). */
+void sh_err_path(sh_proc *p, const char *path);
+
+/* The path as the guest's filesystem should see it: absolute paths as they are,
+ * others joined to the shell's working directory. Caller frees; NULL when out of
+ * memory. */
+char *sh_path(sh_proc *p, const char *path);
+/* Reads all of a file ("-" is standard input) into a new NUL-terminated buffer
+ * (the caller frees *data). 0, or -1 after printing the error (sh_err_path). */
+int sh_load(sh_proc *p, const char *path, char **data, size_t *len);
+/* Writes data to a file (created or truncated; append != 0 appends). 0, or -1
+ * after printing the error. */
+int sh_save(sh_proc *p, const char *path, const void *data, size_t len, int append);
+
+/* The working directory (absolute, no trailing slash except "/"). Valid until the
+ * command returns. */
+const char *sh_cwd(sh_proc *p);
+/* The value of a shell variable, or NULL if unset. Valid until the command
+ * returns. */
+const char *sh_getenv(sh_proc *p, const char *name);
+/* The exported variables as "NAME=value" strings, NULL-terminated. Valid until
+ * the command returns. */
+char **sh_environ(sh_proc *p);
+
+/* Runs the command argv (a function, builtin or applet; argv NULL-terminated)
+ * with the extra environment assignments `assigns` ("NAME=value", NULL-terminated
+ * or NULL), the given standard input, and p's output and error. Returns its exit
+ * status (127 when not found). For xargs, find -exec, env CMD, timeout CMD. */
+int sh_run(sh_proc *p, char **argv, char **assigns, const char *in, size_t in_len);
+
+/* An applet: argc/argv as for main (argv[0] is its name), returns the exit status.
+ * It must not call exit(), must free what it allocates, and reads its input only
+ * through p (p->in, sh_load). */
+typedef int (*sh_main)(sh_proc *p, int argc, char **argv);
+typedef struct sh_applet {
+    const char *name;
+    sh_main main;
+    const char *help; /* one line, for `help` */
+} sh_applet;
+
+/* The applet tables, one per source file, each ended by a { NULL } entry. */
+extern const sh_applet sh_applets_files[]; /* files.c: cat ls find cp mv tar ... */
+extern const sh_applet sh_applets_text[];  /* text.c: grep sort cut head wc ... */
+extern const sh_applet sh_applets_sed[];   /* sed.c */
+extern const sh_applet sh_applets_awk[];   /* awk.c */
+extern const sh_applet sh_applets_jq[];    /* jq.c */
+extern const sh_applet sh_applets_util[];  /* util.c: test expr xargs diff date env ... */
+
+/* The applet called name, or NULL. */
+const sh_applet *sh_applet_find(const char *name);
+/* The i-th applet of all tables (0, 1, ...), or NULL past the last. */
+const sh_applet *sh_applet_at(size_t i);
+
+/* Option parsing shared by the applets: getopt_long-like and reentrant. Options
+ * end at "--"; "-" is an operand. As GNU's, options may follow operands (they
+ * are moved before them first) unless spec starts with '+' (commands that run
+ * commands: env, xargs, find). */
+typedef struct sh_longopt {
+    const char *name; /* without the leading "--" */
+    int has_arg;      /* 0 none, 1 required (--x=v or --x v), 2 optional (--x=v only) */
+    int val;          /* returned for it */
+} sh_longopt;
+typedef struct sh_opt {
+    int ind;   /* next argv index; start with { 1 } (all others 0) */
+    int pos;   /* position inside a cluster like -abc */
+    char *arg; /* the argument of the option just returned, or NULL */
+} sh_opt;
+/* Returns the next option character (or a long option's val), '?' for an
+ * unknown option or a missing argument (the error is printed, as GNU's
+ * "NAME: invalid option -- 'x'"), or -1 at the end of the options: the operands
+ * are then argv[o->ind .. argc). longs may be NULL, or end with a { NULL } entry.
+ * spec is as getopt's: "ab:c" (b takes an argument). Long options may be
+ * abbreviated to a unique prefix. */
+int sh_getopt(sh_proc *p, sh_opt *o, int argc, char **argv, const char *spec,
+              const sh_longopt *longs);
+
+#endif
