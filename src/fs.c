@@ -48,7 +48,7 @@ static const char *describe(int err)
     case CAPSA__WASI_EFBIG: return "the file size quota is exceeded";
     case CAPSA__WASI_ENOMEM: return "out of memory";
     case CAPSA__WASI_EIO: return "input/output error on the host";
-    case CAPSA__WASI_EBUSY: return "it is a mount point";
+    case CAPSA__WASI_EBUSY: return "it is a mount point or a device";
     case CAPSA__WASI_ELOOP: return "too many levels of symbolic links";
     case CAPSA__WASI_ENAMETOOLONG: return "path too long";
     case CAPSA__WASI_EILSEQ: return "path is not valid UTF-8";
@@ -198,7 +198,7 @@ CAPSA_API int capsa_fs_read(capsa_sandbox *sb, const char *path, char **data, si
                               CAPSA__VFS_FOLLOW, 0, 1u << CAPSA__VFS_READ, HOST, &n);
     if (err)
         return fail(sb, err, "read", path);
-    if (capsa__vfs_node_type(n) != CAPSA__VFS_FILE) {
+    if (capsa__vfs_node_type(n) == CAPSA__VFS_DIR) {
         capsa__vfs_unref(sb->vfs, n);
         return fail(sb, CAPSA__WASI_EISDIR, "read", path);
     }
@@ -234,11 +234,13 @@ static void fill_info(const capsa__vfs_stat *st, capsa_file_info *info)
     capsa_file_info full;
     memset(&full, 0, sizeof(full));
     full.struct_size = info->struct_size;
+    /* capsa_file_type has no devices: /dev/null shows as an empty file. */
     full.type = st->type == CAPSA__VFS_DIR ? CAPSA_DIRECTORY
               : st->type == CAPSA__VFS_SYMLINK ? CAPSA_SYMLINK : CAPSA_FILE;
     full.size = st->size;
     full.mtime_ns = st->mtim;
-    full.guest_writable = st->mode != CAPSA__VFS_RO;
+    /* The null device takes the guest's writes in read-only /dev. */
+    full.guest_writable = st->mode != CAPSA__VFS_RO || st->type == CAPSA__VFS_CHARDEV;
     size_t n = info->struct_size < sizeof(full) ? info->struct_size : sizeof(full);
     memcpy(info, &full, n);
 }

@@ -1,6 +1,6 @@
 /* In-memory filesystem of one sandbox: the tree of directories, files and
- * symlinks, the mounts that decide what the guest may do, the quotas, and the
- * copies of trees in and out (host directories and tar streams). */
+ * symlinks (and /dev/null), the mounts that decide what the guest may do, the
+ * quotas, and the copies of trees in and out (host directories and tar streams). */
 #include "vfs.h"
 
 #include <dirent.h>
@@ -36,7 +36,7 @@ struct capsa__vnode {
     capsa__vnode *mnt;    /* the mount root this node belongs to */
     int is_mount;         /* a mount root: cannot be removed or renamed */
     capsa__vfs_mode mode; /* of a mount root: what the guest may do below it */
-    union {
+    union { /* nothing for the null device: it holds no bytes */
         struct {
             uint8_t *data;
             uint64_t size, cap;
@@ -247,11 +247,21 @@ static capsa__vnode *dir_remove(capsa__vfs *vfs, capsa__vnode *d, size_t idx)
     return n;
 }
 
+/* Whether n is part of the layout rather than the sandbox's own entries: a mount
+ * root or the null device. Neither counts as an entry, and nothing (the host
+ * included) removes, renames or replaces them. */
+static int pinned(const capsa__vnode *n)
+{
+    return n->is_mount || n->type == CAPSA__VFS_CHARDEV;
+}
+
 /* Frees one node and its own storage, and takes it out of the usage counts. A
  * directory is empty by then. */
 static void node_free(capsa__vfs *vfs, capsa__vnode *n)
 {
     switch (n->type) {
+    case CAPSA__VFS_CHARDEV:
+        break;
     case CAPSA__VFS_FILE:
         vfs->bytes -= n->u.file.size;
         vfs_dealloc(vfs, n->u.file.data);
@@ -264,7 +274,7 @@ static void node_free(capsa__vfs *vfs, capsa__vnode *n)
         vfs_dealloc(vfs, n->u.dir.ents);
         break;
     }
-    if (!n->is_mount)
+    if (!pinned(n))
         vfs->entries--;
     vfs_dealloc(vfs, n);
 }
@@ -388,6 +398,7 @@ int capsa__vfs_new(const capsa_allocator *a, const capsa__vfs_quota *quota, caps
         { "/tmp", CAPSA__VFS_RW },
         { "/tools", CAPSA__VFS_RO },
         { "/log", CAPSA__VFS_APPEND },
+        { "/dev", CAPSA__VFS_RO },
     };
     *out = NULL;
     if (!a)
@@ -426,6 +437,18 @@ int capsa__vfs_new(const capsa_allocator *a, const capsa__vfs_quota *quota, caps
             return e;
         }
     }
+    /* /dev is read-only: the guest can neither add nor remove anything there,
+       while capsa__vfs_allow lets it read and write the device itself. */
+    capsa__vfs_where w;
+    capsa__vnode *null_dev;
+    int e = capsa__vfs_walk(vfs, root, "/dev", 4, 0, CAPSA__VFS_HOST, &w);
+    if (!e)
+        e = make_node(vfs, w.node, "null", 4, CAPSA__VFS_CHARDEV, NULL, 0, &null_dev);
+    if (e) {
+        capsa__vfs_free(vfs);
+        return e;
+    }
+    vfs->entries--; /* the layout, as the mount roots */
     *out = vfs;
     return 0;
 }
@@ -447,8 +470,10 @@ void capsa__vfs_free(capsa__vfs *vfs)
             if (c->type == CAPSA__VFS_DIR) {
                 d = c;
             } else if (c->links == 0) {
-                vfs_dealloc(vfs, c->type == CAPSA__VFS_FILE ? (void *)c->u.file.data
-                                                            : (void *)c->u.link.target);
+                if (c->type == CAPSA__VFS_FILE)
+                    vfs_dealloc(vfs, c->u.file.data);
+                else if (c->type == CAPSA__VFS_SYMLINK)
+                    vfs_dealloc(vfs, c->u.link.target);
                 vfs_dealloc(vfs, c);
             }
         } else {
@@ -547,6 +572,10 @@ int capsa__vfs_allow(const capsa__vfs *vfs, const capsa__vnode *n, capsa__vfs_op
         return CAPSA__WASI_EACCES;
     if (op == CAPSA__VFS_READ)
         return 0;
+    /* The null device takes writes wherever it is (they keep nothing); CHANGE is
+       asked of directories only, so it never reaches here for the device. */
+    if (n->type == CAPSA__VFS_CHARDEV)
+        return op == CAPSA__VFS_CHANGE ? CAPSA__WASI_EPERM : 0;
     switch (n->mnt->mode) {
     case CAPSA__VFS_RW:
         return 0;
@@ -564,6 +593,9 @@ void capsa__vfs_stat_node(const capsa__vnode *n, capsa__vfs_stat *st)
     st->type = n->type;
     st->ino = n->ino;
     switch (n->type) {
+    case CAPSA__VFS_CHARDEV:
+        st->nlink = n->links;
+        break;
     case CAPSA__VFS_FILE:
         st->nlink = n->links;
         st->size = n->u.file.size;
@@ -771,11 +803,13 @@ int capsa__vfs_open(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
     if (oflags & CAPSA__VFS_O_TRUNC) {
         if ((e = capsa__vfs_allow(vfs, n, CAPSA__VFS_WRITE, who)))
             return e;
-        vfs->bytes -= n->u.file.size;
-        vfs_dealloc(vfs, n->u.file.data);
-        n->u.file.data = NULL;
-        n->u.file.size = n->u.file.cap = 0;
-        n->mtim = n->ctim = now_ns();
+        if (n->type == CAPSA__VFS_FILE) { /* the null device has nothing to cut */
+            vfs->bytes -= n->u.file.size;
+            vfs_dealloc(vfs, n->u.file.data);
+            n->u.file.data = NULL;
+            n->u.file.size = n->u.file.cap = 0;
+            n->mtim = n->ctim = now_ns();
+        }
     }
     n->refs++;
     *out = n;
@@ -847,6 +881,8 @@ int capsa__vfs_unlink(capsa__vfs *vfs, capsa__vnode *base, const char *path, siz
         return CAPSA__WASI_EISDIR;
     if ((e = capsa__vfs_allow(vfs, w.dir, CAPSA__VFS_CHANGE, who)))
         return e;
+    if (pinned(n))
+        return CAPSA__WASI_EBUSY; /* the null device: not even the host removes it */
     int found;
     size_t idx = dir_find(w.dir, w.name, strlen(w.name), &found);
     dir_remove(vfs, w.dir, idx);
@@ -872,6 +908,8 @@ int capsa__vfs_rename(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size
     if ((e = capsa__vfs_allow(vfs, s.dir, CAPSA__VFS_CHANGE, who)) ||
         (e = capsa__vfs_allow(vfs, d.dir, CAPSA__VFS_CHANGE, who)))
         return e;
+    if (pinned(n) || (old && pinned(old)))
+        return CAPSA__WASI_EBUSY; /* the null device, moved or replaced */
     if (s.dir->mnt != d.dir->mnt)
         return CAPSA__WASI_EXDEV;
     if (d.trailing_slash && n->type != CAPSA__VFS_DIR)
@@ -939,8 +977,8 @@ int capsa__vfs_link(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size_t
     capsa__vnode *n = s.node;
     if (!n)
         return CAPSA__WASI_ENOENT;
-    if (n->type == CAPSA__VFS_DIR)
-        return CAPSA__WASI_EPERM;
+    if (n->type == CAPSA__VFS_DIR || n->type == CAPSA__VFS_CHARDEV)
+        return CAPSA__WASI_EPERM; /* the null device has one name, in /dev */
     if (d.node || !d.dir)
         return CAPSA__WASI_EEXIST;
     if (d.trailing_slash)
@@ -1022,11 +1060,13 @@ int capsa__vfs_read(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, void *buf
     *nread = 0;
     if (n->type == CAPSA__VFS_DIR)
         return CAPSA__WASI_EISDIR;
-    if (n->type != CAPSA__VFS_FILE)
+    if (n->type != CAPSA__VFS_FILE && n->type != CAPSA__VFS_CHARDEV)
         return CAPSA__WASI_EINVAL;
     int e = capsa__vfs_allow(vfs, n, CAPSA__VFS_READ, who);
     if (e)
         return e;
+    if (n->type == CAPSA__VFS_CHARDEV)
+        return 0; /* the null device: always at its end */
     if (offset >= n->u.file.size || len == 0)
         return 0;
     uint64_t avail = n->u.file.size - offset;
@@ -1042,11 +1082,18 @@ int capsa__vfs_write(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, const vo
 {
     if (n->type == CAPSA__VFS_DIR)
         return CAPSA__WASI_EISDIR;
-    if (n->type != CAPSA__VFS_FILE)
+    if (n->type != CAPSA__VFS_FILE && n->type != CAPSA__VFS_CHARDEV)
         return CAPSA__WASI_EINVAL;
     int e = capsa__vfs_allow(vfs, n, append ? CAPSA__VFS_APPEND_OP : CAPSA__VFS_WRITE, who);
     if (e)
         return e;
+    if (n->type == CAPSA__VFS_CHARDEV) {
+        /* The null device: every byte taken, none kept, no quota used. Its
+           position does not move, as on Linux. */
+        if (end)
+            *end = append ? 0 : offset;
+        return 0;
+    }
     uint64_t size = n->u.file.size;
     uint64_t off = append ? size : offset;
     if (len > UINT64_MAX - off)
@@ -1080,11 +1127,13 @@ int capsa__vfs_truncate(capsa__vfs *vfs, capsa__vnode *n, uint64_t size, int who
 {
     if (n->type == CAPSA__VFS_DIR)
         return CAPSA__WASI_EISDIR;
-    if (n->type != CAPSA__VFS_FILE)
+    if (n->type != CAPSA__VFS_FILE && n->type != CAPSA__VFS_CHARDEV)
         return CAPSA__WASI_EINVAL;
     int e = capsa__vfs_allow(vfs, n, CAPSA__VFS_WRITE, who);
     if (e)
         return e;
+    if (n->type == CAPSA__VFS_CHARDEV)
+        return 0; /* the null device stays empty */
     uint64_t old = n->u.file.size;
     if (size > vfs->q.max_file)
         return CAPSA__WASI_EDQUOT;
@@ -1491,8 +1540,8 @@ static int export_tree(hostctx *c, int fd, const capsa__vnode *d)
     for (size_t i = 0; i < d->u.dir.n && !e; i++) {
         const dent *de = &d->u.dir.ents[i];
         const capsa__vnode *n = de->node;
-        if (n->type == CAPSA__VFS_SYMLINK)
-            continue;
+        if (n->type == CAPSA__VFS_SYMLINK || n->type == CAPSA__VFS_CHARDEV)
+            continue; /* the null device is no file to make on the host */
         size_t old = path_push(c, de->name, de->len);
         if (old == (size_t)-1) {
             e = host_fail(c, CAPSA__WASI_ENAMETOOLONG, "path too long below");
@@ -1540,7 +1589,8 @@ static int export_tree(hostctx *c, int fd, const capsa__vnode *d)
                 continue;
             int found;
             size_t idx = dir_find(d, hd->d_name, strlen(hd->d_name), &found);
-            if (found && d->u.dir.ents[idx].node->type != CAPSA__VFS_SYMLINK)
+            if (found && d->u.dir.ents[idx].node->type != CAPSA__VFS_SYMLINK &&
+                d->u.dir.ents[idx].node->type != CAPSA__VFS_CHARDEV)
                 continue;
             size_t old = path_push(c, hd->d_name, strlen(hd->d_name));
             if (old == (size_t)-1) {
@@ -1742,6 +1792,8 @@ static int tar_tree(tarw *t, const capsa__vnode *d)
     for (size_t i = 0; i < d->u.dir.n; i++) {
         const dent *de = &d->u.dir.ents[i];
         const capsa__vnode *n = de->node;
+        if (n->type == CAPSA__VFS_CHARDEV)
+            continue; /* the null device: part of every sandbox, nothing to carry */
         size_t old = t->plen;
         if (old + 1 + de->len + 1 > CAPSA__VFS_PATH_MAX)
             return CAPSA__WASI_ENAMETOOLONG;
@@ -2189,6 +2241,11 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
                 existing = w.node;
             else if (we != CAPSA__WASI_ENOENT) {
                 e = set_msg(msg, msgsize, we, "tar: cannot place %s", r->norm);
+                break;
+            }
+            if (existing && existing->type == CAPSA__VFS_CHARDEV) {
+                e = set_msg(msg, msgsize, CAPSA__WASI_EBUSY,
+                            "tar: would replace the null device: %s", r->norm);
                 break;
             }
             if (existing && (existing->type == CAPSA__VFS_DIR) != (te.type == '5')) {

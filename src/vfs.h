@@ -1,9 +1,9 @@
 /* The in-memory filesystem of one sandbox: a tree of directories, files and
- * symlinks, mounts that say what the guest may do under them (read-only,
- * read-write, append-only), and quotas. Every path is resolved by one function
- * (capsa__vfs_walk) and every guest access is decided by one function
- * (capsa__vfs_allow). Errors are WASI errno values, the guest's own vocabulary;
- * the public API maps them to CAPSA_* codes. */
+ * symlinks (and the null device, /dev/null), mounts that say what the guest may
+ * do under them (read-only, read-write, append-only), and quotas. Every path is
+ * resolved by one function (capsa__vfs_walk) and every guest access is decided
+ * by one function (capsa__vfs_allow). Errors are WASI errno values, the guest's
+ * own vocabulary; the public API maps them to CAPSA_* codes. */
 #ifndef CAPSA_VFS_H
 #define CAPSA_VFS_H
 
@@ -56,12 +56,17 @@ enum {
 #define CAPSA__VFS_SYMLOOP_MAX 40
 
 typedef struct capsa__vfs capsa__vfs;
-/* An inode: a directory, a file or a symlink. Reference-counted: it lives while
- * a directory entry names it or anyone holds a reference (an open fd). */
+/* An inode: a directory, a file, a symlink or the null device. Reference-counted:
+ * it lives while a directory entry names it or anyone holds a reference (an open
+ * fd). */
 typedef struct capsa__vnode capsa__vnode;
 
-/* Node types, numbered as WASI's filetype. */
+/* Node types, numbered as WASI's filetype. The one character device is the
+ * null device of the default layout (/dev/null): reads give end of file at once,
+ * writes and truncations succeed and keep nothing, and it uses no quota. Nothing
+ * (guest or host) can remove, rename, replace or link it. */
 typedef enum capsa__vfs_type {
+    CAPSA__VFS_CHARDEV = 2,
     CAPSA__VFS_DIR = 3,
     CAPSA__VFS_FILE = 4,
     CAPSA__VFS_SYMLINK = 7,
@@ -107,7 +112,9 @@ enum { CAPSA__VFS_GUEST = 0, CAPSA__VFS_HOST = 1 };
 /* ---- the filesystem ------------------------------------------------------------- */
 
 /* Creates a filesystem with the default layout: / read-only, /workspace and /tmp
- * read-write, /tools read-only, /log append-only. quota may be NULL (defaults).
+ * read-write, /tools read-only, /log append-only, and /dev read-only holding the
+ * null device /dev/null (which the guest may read and write). quota may be NULL
+ * (defaults).
  * On success *out owns it (free with capsa__vfs_free); returns 0 or a WASI errno
  * (ENOMEM). a must outlive it. */
 int capsa__vfs_new(const capsa_allocator *a, const capsa__vfs_quota *quota, capsa__vfs **out);
@@ -141,7 +148,9 @@ void capsa__vfs_unref(capsa__vfs *vfs, capsa__vnode *n);
 
 /* The one decision on what a guest may do: returns 0 when `who` may perform op
  * on node n, else EROFS (read-only mount), EPERM (append-only mount), or EACCES.
- * Every guest access in the VFS and the WASI host goes through here. */
+ * The null device may be read, written and have its times set whatever its
+ * mount's mode. Every guest access in the VFS and the WASI host goes through
+ * here. */
 int capsa__vfs_allow(const capsa__vfs *vfs, const capsa__vnode *n, capsa__vfs_op op, int who);
 
 void capsa__vfs_stat_node(const capsa__vnode *n, capsa__vfs_stat *st);
@@ -201,12 +210,14 @@ int capsa__vfs_open(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
 int capsa__vfs_mkdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who);
 /* Removes an empty directory (ENOTEMPTY otherwise; EBUSY for a mount root). */
 int capsa__vfs_rmdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who);
-/* Removes a file or symlink (EISDIR for a directory). */
+/* Removes a file or symlink (EISDIR for a directory; EBUSY for the null device). */
 int capsa__vfs_unlink(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who);
-/* Renames within the filesystem (EXDEV across mounts; POSIX rules on replacing). */
+/* Renames within the filesystem (EXDEV across mounts; POSIX rules on replacing;
+ * EBUSY for a mount root or the null device, as source or as what it replaces). */
 int capsa__vfs_rename(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size_t l1,
                       capsa__vnode *base2, const char *p2, size_t l2, int who);
-/* A hard link to a file (EPERM for a directory; EXDEV across mounts). */
+/* A hard link to a file (EPERM for a directory or the null device; EXDEV across
+ * mounts). */
 int capsa__vfs_link(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size_t l1,
                     unsigned lookup_flags, capsa__vnode *base2, const char *p2, size_t l2, int who);
 /* Creates a symlink at path whose target is target[0..tlen) (stored as given,
@@ -226,16 +237,18 @@ int capsa__vfs_stat_path(capsa__vfs *vfs, capsa__vnode *base, const char *path, 
 
 /* ---- operations on nodes (an open fd's) ---------------------------------------------- */
 
-/* Reads up to len bytes at offset into buf; *n gets the count (0 at or past the end). */
+/* Reads up to len bytes at offset into buf; *n gets the count (0 at or past the
+ * end, and always for the null device). */
 int capsa__vfs_read(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, void *buf, size_t len,
                     size_t *nread, int who);
 /* Writes data[0..len) at offset (append: at the end, offset ignored), growing the
  * file with zeros as needed. Checked: WRITE (APPEND_OP when appending) and the
  * quotas (EDQUOT for the file size limit, ENOSPC for the total): on error nothing
- * was written. *end gets the offset after the last byte written. */
+ * was written. *end gets the offset after the last byte written. The null device
+ * takes any number of bytes and keeps none: *end is then the offset unmoved. */
 int capsa__vfs_write(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, const void *data,
                      size_t len, int append, uint64_t *end, int who);
-/* Sets a file's size (zeros when growing). */
+/* Sets a file's size (zeros when growing); the null device stays empty. */
 int capsa__vfs_truncate(capsa__vfs *vfs, capsa__vnode *n, uint64_t size, int who);
 /* Sets times (ns); a NULL pointer leaves that time, UINT64_MAX means now. */
 int capsa__vfs_set_times(capsa__vfs *vfs, capsa__vnode *n, const uint64_t *atim,
@@ -270,25 +283,27 @@ int capsa__vfs_import_dir(capsa__vfs *vfs, const char *host_dir, const char *gue
                           char *msg, size_t msgsize);
 
 /* Writes the tree at guest_path into the host directory host_dir (created if
- * missing): directories and files; symlinks are skipped. Never follows a host
- * symlink (every file is opened relative to its directory with O_NOFOLLOW). With
- * mirror set, host entries that the tree does not have are removed, making
- * host_dir a copy of the tree. Returns 0 or a WASI errno; msg says which path. */
+ * missing): directories and files; symlinks and the null device are skipped.
+ * Never follows a host symlink (every file is opened relative to its directory
+ * with O_NOFOLLOW). With mirror set, host entries that the tree does not have are
+ * removed, making host_dir a copy of the tree. Returns 0 or a WASI errno; msg
+ * says which path. */
 int capsa__vfs_export_dir(capsa__vfs *vfs, const char *guest_path, const char *host_dir,
                           int mirror, char *msg, size_t msgsize);
 
 /* Appends the tree at guest_path as a POSIX tar stream (ustar; names relative to
- * guest_path; a pax header carries a name or link target too long for ustar) to
- * *out, grown with the filesystem's allocator. Returns 0 or ENOMEM (*out is then
- * as it was); ENOENT/ENOTDIR for a bad guest_path, ENAMETOOLONG for an entry
- * more than 4096 bytes below it. */
+ * guest_path; a pax header carries a name or link target too long for ustar; the
+ * null device is left out) to *out, grown with the filesystem's allocator.
+ * Returns 0 or ENOMEM (*out is then as it was); ENOENT/ENOTDIR for a bad
+ * guest_path, ENAMETOOLONG for an entry more than 4096 bytes below it. */
 int capsa__vfs_export_tar(capsa__vfs *vfs, const char *guest_path, capsa__buf *out);
 
 /* Extracts the tar stream data[0..len) under guest_path (created). Every name is
  * resolved from guest_path as the guest's would be: a name that would leave it
  * ("..", absolute) fails with ENOTCAPABLE before anything is written. Directories,
- * files and symlinks are kept; other entry types are refused (EINVAL). A
- * malformed stream is EINVAL. Returns 0 or a WASI errno; msg says what failed. */
+ * files and symlinks are kept; other entry types are refused (EINVAL), and so is
+ * an entry naming the null device (EBUSY). A malformed stream is EINVAL. Returns
+ * 0 or a WASI errno; msg says what failed. */
 int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *data, size_t len,
                           char *msg, size_t msgsize);
 

@@ -207,7 +207,8 @@ static uint32_t fd_alloc(capsa__wasi *w, uint32_t *fd)
     return CAPSA__WASI_ESUCCESS;
 }
 
-/* WASI's filetype of a descriptor. */
+/* WASI's filetype of a descriptor. Node types are numbered as WASI's, so the
+ * VFS's null device (/dev/null) is a character device like the streams. */
 static uint8_t fd_filetype(const capsa__wasi_fd *e)
 {
     if (e->kind == KIND_NODE)
@@ -512,8 +513,9 @@ uint32_t Z_wasi_snapshot_preview1Z_random_get(capsa__wasi *w, uint32_t buf, uint
 /* ---- descriptors ------------------------------------------------------------------------ */
 
 /* Gathers the guest's buffers to fd e: the output hook for stdout and stderr, the
- * node at *offset (or its end when appending) for a file. A failure after some
- * bytes were written reports those bytes, as POSIX write does. */
+ * node at *offset (or its end when appending) for a file; the VFS takes and drops
+ * whatever is written to /dev/null. A failure after some bytes were written
+ * reports those bytes, as POSIX write does. */
 static uint32_t write_iovecs(capsa__wasi *w, uint32_t fd, capsa__wasi_fd *e, const uint8_t *vec,
                              uint32_t iovs_len, uint64_t *offset, int append, uint32_t *written)
 {

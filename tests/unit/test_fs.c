@@ -2,7 +2,7 @@
  * removing as the host; quotas; host directory mounts, read-only and written back;
  * copying out without following host symlinks; tar streams in and out, malicious
  * ones included; files kept across runs, resets and stopped runs; the guest's view
- * of what the host put there. */
+ * of what the host put there; /dev/null as the host and the guest see it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -131,7 +131,7 @@ TEST(write_read_list_stat_remove)
     CHECK_STR(names, "a/ d/ empty ", "entries in name order, directories marked");
     names[0] = '\0';
     CHECK_INT(capsa_fs_list(sb, "/", list_fn, names), CAPSA_OK, "list /");
-    CHECK_STR(names, "log/ tmp/ tools/ workspace/ ", "the default layout");
+    CHECK_STR(names, "dev/ log/ tmp/ tools/ workspace/ ", "the default layout");
 
     CHECK_INT(capsa_fs_read(sb, "/workspace/nope", &data, &len), CAPSA_ENOENT, "reading a missing file");
     CHECK(data == NULL, "no data on failure");
@@ -411,6 +411,78 @@ TEST(files_outlive_runs_and_resets)
     capsa_sandbox_free(sb);
 }
 
+TEST(dev_null)
+{
+    capsa_sandbox *sb = sandbox_with(0, 0, 0);
+    char names[256] = "";
+    CHECK_INT(capsa_fs_list(sb, "/dev", list_fn, names), CAPSA_OK, "list /dev");
+    CHECK_STR(names, "null ", "one entry, null");
+    capsa_file_info info = { sizeof(info), 0, 0, 0, 0 };
+    CHECK_INT(capsa_fs_stat(sb, "/dev", &info), CAPSA_OK, "stat /dev");
+    CHECK_INT(info.type, CAPSA_DIRECTORY, "a directory");
+    CHECK_INT(info.guest_writable, 0, "that the guest cannot change");
+    CHECK_INT(capsa_fs_stat(sb, "/dev/null", &info), CAPSA_OK, "stat /dev/null");
+    CHECK_INT(info.type, CAPSA_FILE, "the public API has no devices: a file");
+    CHECK_INT(info.size, 0, "empty");
+    CHECK_INT(info.guest_writable, 1, "that the guest may write");
+    CHECK_STR(read_text(sb, "/dev/null"), "", "the host reads it empty");
+    CHECK_INT(capsa_fs_write(sb, "/dev/null", "discarded", 9), CAPSA_OK, "the host writes to it");
+    CHECK_STR(read_text(sb, "/dev/null"), "", "and nothing is kept");
+    CHECK_INT(capsa_fs_remove(sb, "/dev/null", 0), CAPSA_EINVAL, "it cannot be removed");
+    CHECK_CONTAINS(capsa_errmsg(sb), "device", "the message says why");
+    CHECK_INT(capsa_fs_remove(sb, "/dev", 1), CAPSA_EINVAL, "nor /dev");
+    CHECK_INT(capsa_fs_stat(sb, "/dev/null", &info), CAPSA_OK, "it is still there");
+    CHECK_INT(capsa_fs_mkdir(sb, "/dev/null"), CAPSA_ENOTDIR, "no directory over it");
+
+    /* The guest: writes of any size vanish, reads end at once, no quota used. */
+    CHECK_STR(run_value(sb,
+                        "const big = 'x'.repeat(1 << 20);"
+                        "for (let i = 0; i < 100; i++) fs.writeFileSync('/dev/null', big);"
+                        "fs.appendFileSync('/dev/null', 'more');"
+                        "const st = fs.statSync('/dev/null');"
+                        "return [fs.readFileSync('/dev/null', 'utf8'), st.size, st.isFile(),"
+                        " fs.readdirSync('/dev'), fs.readdirSync('/').includes('dev')];"),
+              "[\"\",0,false,[\"null\"],true]", "100 MiB written to /dev/null from the guest");
+    CHECK_STR(run_value(sb,
+                        "const r = [];"
+                        "for (const f of [() => fs.unlinkSync('/dev/null'),"
+                        " () => fs.renameSync('/dev/null', '/tmp/n'),"
+                        " () => fs.writeFileSync('/dev/x', 'x'),"
+                        " () => fs.mkdirSync('/dev/null'),"
+                        " () => fs.writeFileSync('/dev/null', 'x', { flag: 'wx' })])"
+                        " try { f(); r.push('ok'); } catch (e) { r.push(e.code); }"
+                        "fs.writeFileSync('/tmp/f', 'f');"
+                        "try { fs.renameSync('/tmp/f', '/dev/null'); r.push('ok'); } catch (e) { r.push(e.code); }"
+                        "return r;"),
+              "[\"EROFS\",\"EROFS\",\"EROFS\",\"EEXIST\",\"EEXIST\",\"EROFS\"]",
+              "the guest cannot remove, rename, replace or add to it");
+    CHECK_STR(read_text(sb, "/dev/null"), "", "still empty after the runs");
+
+    /* Copies out: no host file is made from the device. */
+    char out[600], p[700];
+    snprintf(out, sizeof(out), "%s/devout", tmp_root);
+    CHECK_INT(capsa_fs_copy_out(sb, "/", out), CAPSA_OK, "copy / out");
+    snprintf(p, sizeof(p), "%s/dev/null", out);
+    struct stat st;
+    CHECK(lstat(p, &st) != 0, "no dev/null on the host");
+    snprintf(p, sizeof(p), "%s/tmp/f", out);
+    CHECK(lstat(p, &st) == 0, "while the guest's file is there");
+    char *tar = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_export_tar(sb, "/", &tar, &len), CAPSA_OK, "a tar of /");
+    int has_null = 0;
+    for (size_t i = 0; tar && i + 8 <= len; i += 512)
+        if (memcmp(tar + i, "dev/null", 8) == 0)
+            has_null = 1;
+    CHECK(!has_null, "without dev/null");
+    capsa_sandbox *b = sandbox_with(0, 0, 0);
+    CHECK_INT(capsa_fs_import_tar(b, "/", tar, len), CAPSA_OK, "it imports into another sandbox's /");
+    CHECK_STR(read_text(b, "/tmp/f"), "f", "with its files");
+    capsa_free(tar);
+    capsa_sandbox_free(b);
+    capsa_sandbox_free(sb);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmp_root)) {
@@ -427,6 +499,7 @@ int main(void)
     RUN(mounts_and_copy_out);
     RUN(tar_streams);
     RUN(files_outlive_runs_and_resets);
+    RUN(dev_null);
     capsa_engine_free(engine);
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);

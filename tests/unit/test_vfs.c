@@ -665,9 +665,9 @@ static int consistent(capsa__vfs *v)
                     stack[sp++] = w.node;
                 if (!(d == capsa__vfs_root(v) &&
                       (!strcmp(cur, "workspace") || !strcmp(cur, "tmp") ||
-                       !strcmp(cur, "tools") || !strcmp(cur, "log"))))
+                       !strcmp(cur, "tools") || !strcmp(cur, "log") || !strcmp(cur, "dev"))))
                     entries++;
-            } else {
+            } else if (st.type != CAPSA__VFS_CHARDEV) { /* /dev/null is the layout's */
                 entries++;
                 bytes += st.size;
             }
@@ -1146,6 +1146,215 @@ TEST(tar_malicious)
     capsa__vfs_free(v);
 }
 
+/* ---- the null device ---------------------------------------------------------------- */
+
+TEST(null_device)
+{
+    capsa__vfs *v = new_vfs(NULL);
+    capsa__vnode *root = capsa__vfs_root(v), *n, *dummy;
+    capsa__vfs_stat st;
+    CHECK_INT(capsa__vfs_stat(v, root, S("/dev"), 0, G, &st), 0, "/dev exists");
+    CHECK_INT(st.type, CAPSA__VFS_DIR, "/dev is a directory");
+    CHECK_INT(st.mode, CAPSA__VFS_RO, "of a read-only mount");
+    CHECK_INT(capsa__vfs_stat(v, root, S("/dev/null"), 0, G, &st), 0, "/dev/null exists");
+    CHECK_INT(st.type, CAPSA__VFS_CHARDEV, "a character device (WASI filetype 2)");
+    CHECK_INT(st.type, 2, "numbered as WASI's FILETYPE_CHARACTER_DEVICE");
+    CHECK_INT(st.size, 0, "empty");
+    CHECK_INT(st.nlink, 1, "one name");
+    uint64_t bytes, entries;
+    capsa__vfs_usage(v, &bytes, &entries);
+    CHECK_INT(entries, 0, "/dev and /dev/null are the layout, not entries");
+
+    /* listing /dev: ".", "..", then "null" alone */
+    capsa__vnode *dev = dir_at(v, "/dev");
+    capsa__vfs_dirent de;
+    CHECK_INT(capsa__vfs_readdir(v, dev, 2, &de, G), 0, "the guest lists /dev");
+    CHECK(de.name_len == 4 && memcmp(de.name, "null", 4) == 0, "its one entry is null");
+    CHECK_INT(de.type, CAPSA__VFS_CHARDEV, "listed as a character device");
+    CHECK_INT(capsa__vfs_readdir(v, dev, de.next, &de, G), CAPSA__WASI_ENOENT, "and nothing else");
+    int seen_dev = 0;
+    for (uint64_t c = 2; capsa__vfs_readdir(v, root, c, &de, G) == 0; c = de.next)
+        if (de.name_len == 3 && memcmp(de.name, "dev", 3) == 0)
+            seen_dev = de.type == CAPSA__VFS_DIR;
+    CHECK(seen_dev, "/ lists dev as a directory");
+
+    /* reads: end of file at once */
+    char buf[64] = "untouched";
+    size_t got = 99;
+    CHECK_INT(capsa__vfs_open(v, root, S("/dev/null"), F, 0, RD, G, &n), 0, "open for reading");
+    CHECK_INT(capsa__vfs_read(v, n, 0, buf, sizeof buf, &got, G), 0, "read");
+    CHECK_INT(got, 0, "end of file at once");
+    CHECK_INT(capsa__vfs_read(v, n, 12345, buf, sizeof buf, &got, G), 0, "read at an offset");
+    CHECK_INT(got, 0, "end of file there too");
+    CHECK_STR(buf, "untouched", "nothing copied out");
+    capsa__vfs_unref(v, n);
+
+    /* writes: taken whole, nothing kept */
+    CHECK_INT(capsa__vfs_open(v, root, S("/dev/null"), F, CAPSA__VFS_O_CREAT | CAPSA__VFS_O_TRUNC,
+                              RD | WR, G, &n), 0, "open O_CREAT|O_TRUNC for writing (cp, >)");
+    uint64_t end = 77;
+    CHECK_INT(capsa__vfs_write(v, n, 0, "hello", 5, 0, &end, G), 0, "write");
+    CHECK_INT(end, 0, "the position does not move");
+    CHECK_INT(capsa__vfs_write(v, n, 1u << 20, "x", 1, 0, &end, G), 0, "pwrite far out");
+    CHECK_INT(end, 1u << 20, "at the offset given");
+    CHECK_INT(capsa__vfs_write(v, n, 5, "tail", 4, 1, &end, G), 0, "append");
+    CHECK_INT(capsa__vfs_write(v, n, UINT64_MAX - 1, "xyz", 3, 0, &end, G), 0,
+              "past the largest offset: nothing to overflow");
+    CHECK_INT(capsa__vfs_write(v, n, 0, "", 0, 0, &end, G), 0, "an empty write");
+    capsa__vfs_stat_node(n, &st);
+    CHECK_INT(st.size, 0, "the size stays 0");
+    CHECK_INT(capsa__vfs_read(v, n, 0, buf, sizeof buf, &got, G), 0, "read back");
+    CHECK_INT(got, 0, "nothing was kept");
+    capsa__vfs_usage(v, &bytes, &entries);
+    CHECK_INT(bytes, 0, "no bytes used");
+    CHECK_INT(capsa__vfs_truncate(v, n, 4096, G), 0, "ftruncate (grow) succeeds");
+    CHECK_INT(capsa__vfs_truncate(v, n, 0, G), 0, "ftruncate (to 0) succeeds");
+    capsa__vfs_stat_node(n, &st);
+    CHECK_INT(st.size, 0, "and does nothing");
+    uint64_t t = 1234567890ull * 1000000000ull;
+    CHECK_INT(capsa__vfs_set_times(v, n, &t, &t, G), 0, "its times may be set");
+    capsa__vfs_unref(v, n);
+    CHECK_INT(capsa__vfs_open(v, root, S("/dev/null"), F, 0, AP, G, &n), 0, "open for appending");
+    CHECK_INT(capsa__vfs_write(v, n, 0, "more", 4, 1, &end, G), 0, "append");
+    capsa__vfs_unref(v, n);
+    CHECK_INT(put(v, root, "/dev/null", "data", H), 0, "the host writes too");
+    CHECK_INT(type_at(v, "/dev/null"), CAPSA__VFS_CHARDEV, "and it stays the device");
+
+    /* 100 MB through it: far past the 64 MiB quota, none of it counted */
+    CHECK_INT(put(v, root, "/tmp/keep", "kept", G), 0, "a file of the guest's");
+    uint64_t bytes0, entries0;
+    capsa__vfs_usage(v, &bytes0, &entries0);
+    static char chunk[1 << 20];
+    memset(chunk, 'q', sizeof chunk);
+    CHECK_INT(capsa__vfs_open(v, root, S("/dev/null"), F, 0, WR, G, &n), 0, "open for writing");
+    int failed = 0;
+    uint64_t off = 0;
+    for (int i = 0; i < 100 && !failed; i++) {
+        failed = capsa__vfs_write(v, n, off, chunk, sizeof chunk, 0, &end, G);
+        off += sizeof chunk; /* as pwrite at a growing offset */
+    }
+    CHECK_INT(failed, 0, "100 MiB written in 1 MiB chunks");
+    capsa__vfs_unref(v, n);
+    capsa__vfs_usage(v, &bytes, &entries);
+    CHECK_INT(bytes, bytes0, "the byte quota is untouched");
+    CHECK_INT(entries, entries0, "so is the entry count");
+    CHECK_INT(put(v, root, "/tmp/after", "still room", G), 0, "the guest still has its room");
+
+    /* with a tiny quota, still writable */
+    capsa__vfs_quota q = { 4, 0, 2 };
+    capsa__vfs *small = new_vfs(&q);
+    CHECK_INT(capsa__vfs_open(small, capsa__vfs_root(small), S("/dev/null"), F, 0, WR, G, &n), 0,
+              "open in a 4-byte filesystem");
+    CHECK_INT(capsa__vfs_write(small, n, 0, chunk, 1000, 0, NULL, G), 0,
+              "1000 bytes past a 2-byte file limit");
+    capsa__vfs_unref(small, n);
+    capsa__vfs_free(small);
+
+    /* it cannot be removed, renamed, replaced, linked or made a directory */
+    CHECK_INT(capsa__vfs_unlink(v, root, S("/dev/null"), G), CAPSA__WASI_EROFS, "guest: no unlink");
+    CHECK_INT(capsa__vfs_unlink(v, root, S("/dev/null"), H), CAPSA__WASI_EBUSY, "host: no unlink");
+    CHECK_INT(capsa__vfs_rmdir(v, root, S("/dev/null"), H), CAPSA__WASI_ENOTDIR, "rmdir: not a dir");
+    CHECK_INT(capsa__vfs_rmdir(v, root, S("/dev"), G), CAPSA__WASI_EBUSY, "/dev stays (guest)");
+    CHECK_INT(capsa__vfs_rmdir(v, root, S("/dev"), H), CAPSA__WASI_EBUSY, "/dev stays (host)");
+    CHECK_INT(capsa__vfs_rename(v, root, S("/dev"), root, S("/dev2"), H), CAPSA__WASI_EBUSY,
+              "/dev is not renamed");
+    CHECK_INT(capsa__vfs_rename(v, root, S("/dev/null"), root, S("/dev/zero"), G),
+              CAPSA__WASI_EROFS, "guest: no rename within /dev");
+    CHECK_INT(capsa__vfs_rename(v, root, S("/dev/null"), root, S("/tmp/null"), G),
+              CAPSA__WASI_EROFS, "guest: no rename out of /dev");
+    CHECK_INT(capsa__vfs_rename(v, root, S("/dev/null"), root, S("/dev/zero"), H),
+              CAPSA__WASI_EBUSY, "host: no rename either");
+    CHECK_INT(capsa__vfs_rename(v, root, S("/tmp/keep"), root, S("/dev/null"), G),
+              CAPSA__WASI_EROFS, "guest: nothing renamed onto it");
+    CHECK_INT(capsa__vfs_rename(v, root, S("/tmp/keep"), root, S("/dev/null"), H),
+              CAPSA__WASI_EBUSY, "host: nothing renamed onto it");
+    CHECK_INT(capsa__vfs_mkdir(v, root, S("/tmp/d"), G), 0, "a directory");
+    CHECK_INT(capsa__vfs_rename(v, root, S("/tmp/d"), root, S("/dev/null"), H), CAPSA__WASI_EBUSY,
+              "nor a directory");
+    CHECK_INT(capsa__vfs_link(v, root, S("/dev/null"), 0, root, S("/tmp/l"), G), CAPSA__WASI_EPERM,
+              "guest: no link to it");
+    CHECK_INT(capsa__vfs_link(v, root, S("/dev/null"), 0, root, S("/dev/l"), H), CAPSA__WASI_EPERM,
+              "host: no link to it");
+    CHECK_INT(capsa__vfs_link(v, root, S("/tmp/keep"), 0, root, S("/dev/null"), H), CAPSA__WASI_EEXIST,
+              "no link over it");
+    CHECK_INT(capsa__vfs_mkdir(v, root, S("/dev/null"), G), CAPSA__WASI_EEXIST, "no mkdir over it");
+    CHECK_INT(capsa__vfs_mkdir(v, root, S("/dev/null"), H), CAPSA__WASI_EEXIST, "not even the host's");
+    CHECK_INT(capsa__vfs_symlink(v, S("x"), root, S("/dev/null"), H), CAPSA__WASI_EEXIST,
+              "no symlink over it");
+    CHECK_INT(capsa__vfs_open(v, root, S("/dev/null"), F, CAPSA__VFS_O_CREAT | CAPSA__VFS_O_EXCL,
+                              WR, G, &dummy), CAPSA__WASI_EEXIST, "O_CREAT|O_EXCL: EEXIST");
+    CHECK_INT(capsa__vfs_open(v, root, S("/dev/null"), F, CAPSA__VFS_O_DIRECTORY, RD, G, &dummy),
+              CAPSA__WASI_ENOTDIR, "O_DIRECTORY: not a directory");
+    CHECK_INT(capsa__vfs_open(v, root, S("/dev/null/x"), F, CAPSA__VFS_O_CREAT, WR, G, &dummy),
+              CAPSA__WASI_ENOTDIR, "nothing below it");
+    CHECK_INT(type_at(v, "/dev/null"), CAPSA__VFS_CHARDEV, "still the device");
+    CHECK_INT(type_at(v, "/tmp/keep"), CAPSA__VFS_FILE, "and the file that was not moved");
+
+    /* /dev takes nothing new from the guest */
+    CHECK_INT(put(v, root, "/dev/zero", "x", G), CAPSA__WASI_EROFS, "no new file in /dev");
+    CHECK_INT(capsa__vfs_mkdir(v, root, S("/dev/sub"), G), CAPSA__WASI_EROFS, "no directory");
+    CHECK_INT(capsa__vfs_symlink(v, S("null"), root, S("/dev/nil"), G), CAPSA__WASI_EROFS,
+              "no symlink");
+    CHECK_INT(capsa__vfs_set_times(v, dev, &t, &t, G), CAPSA__WASI_EROFS, "no times on /dev");
+    CHECK_INT(capsa__vfs_allow(v, dev, CAPSA__VFS_CHANGE, G), CAPSA__WASI_EROFS,
+              "capsa__vfs_allow decides: /dev is not writable as a directory");
+
+    /* a symlink to it works as the device */
+    CHECK_INT(capsa__vfs_symlink(v, S("/dev/null"), root, S("/tmp/sink"), G), 0, "a symlink to it");
+    CHECK_INT(put(v, root, "/tmp/sink", "through the link", G), 0, "writes through it");
+    CHECK_INT(type_at(v, "/dev/null"), CAPSA__VFS_CHARDEV, "land in the device");
+
+    /* export: the device is no host file, and no tar entry */
+    char tmpl[] = "/tmp/capsa-vfs-null-XXXXXX";
+    char *top = mkdtemp(tmpl);
+    CHECK(top != NULL, "a temporary directory");
+    char msg[512], p[4200];
+    if (top) {
+        snprintf(p, sizeof p, "%s/dev", top);
+        CHECK_INT(capsa__vfs_export_dir(v, "/dev", p, 0, msg, sizeof msg), 0, "copy /dev out");
+        snprintf(p, sizeof p, "%s/dev/null", top);
+        struct stat hst;
+        CHECK(lstat(p, &hst) != 0, "no host file is made from the device");
+        snprintf(p, sizeof p, "%s/all", top);
+        CHECK_INT(capsa__vfs_export_dir(v, "/", p, 1, msg, sizeof msg), 0, "mirror / out");
+        snprintf(p, sizeof p, "%s/all/dev/null", top);
+        CHECK(lstat(p, &hst) != 0, "not in a mirror either");
+        snprintf(p, sizeof p, "%s/all/tmp/keep", top);
+        CHECK(lstat(p, &hst) == 0, "while the files are");
+        rm_rf(top);
+    }
+    capsa__buf tar = { 0 };
+    CHECK_INT(capsa__vfs_export_tar(v, "/", &tar), 0, "tar of /");
+    int has_null = 0;
+    for (size_t i = 0; tar.data && i + 8 <= tar.len; i += 512)
+        if (memcmp(tar.data + i, "dev/null", 8) == 0)
+            has_null = 1;
+    CHECK(!has_null, "the tar has no dev/null entry");
+    capsa__vfs *w2 = new_vfs(NULL);
+    CHECK_INT(capsa__vfs_import_tar(w2, "/", tar.data, tar.len, msg, sizeof msg), 0,
+              "and imports into a fresh filesystem's /");
+    CHECK_INT(type_at(w2, "/dev/null"), CAPSA__VFS_CHARDEV, "whose device is left alone");
+    CHECK_INT(type_at(w2, "/tmp/keep"), CAPSA__VFS_FILE, "next to the files it carried");
+    capsa__buf_free(&tar, &capsa__default_allocator);
+    /* a tar naming dev/null is refused before anything is written */
+    capsa__vfs *w3 = new_vfs(NULL);
+    CHECK_INT(capsa__vfs_mkdir(w3, capsa__vfs_root(w3), S("/tmp/a"), H), 0, "a directory");
+    CHECK_INT(put(w3, capsa__vfs_root(w3), "/tmp/a/first", "1", H), 0, "a file");
+    CHECK_INT(capsa__vfs_mkdir(w3, capsa__vfs_root(w3), S("/tmp/a/dev"), H), 0, "a dev directory");
+    CHECK_INT(put(w3, capsa__vfs_root(w3), "/tmp/a/dev/null", "x", H), 0, "a file named null");
+    capsa__buf t2 = { 0 };
+    CHECK_INT(capsa__vfs_export_tar(w3, "/tmp/a", &t2), 0, "its tar");
+    CHECK_INT(capsa__vfs_import_tar(w2, "/", t2.data, t2.len, msg, sizeof msg), CAPSA__WASI_EBUSY,
+              "would replace the device: refused");
+    CHECK_CONTAINS(msg, "dev/null", "the message names it");
+    CHECK_INT(type_at(w2, "/first"), -1, "nothing was written");
+    CHECK_INT(type_at(w2, "/dev/null"), CAPSA__VFS_CHARDEV, "the device is intact");
+    capsa__buf_free(&t2, &capsa__default_allocator);
+    capsa__vfs_free(w3);
+    capsa__vfs_free(w2);
+    capsa__vfs_free(v);
+}
+
 int main(void)
 {
     RUN(layout_and_modes);
@@ -1163,5 +1372,6 @@ int main(void)
     RUN(import_export_dir);
     RUN(tar_round_trip);
     RUN(tar_malicious);
+    RUN(null_device);
     return test_summary("vfs");
 }
