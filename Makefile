@@ -28,7 +28,9 @@ GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
 	-Wl,--stack-first -Wl,-z,stack-size=1048576 -Wl,--strip-debug
 
 QJS_SRCS   := quickjs libregexp libunicode cutils libbf
-GUEST_SRCS := main web fs
+GUEST_SRCS := main web fs bridge
+# The shell (guest/shell/): the interpreter and its applets, in the same guest.
+SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
 
 # Generated C is third-party-shaped: no -Werror, warnings off. It is compiled once
 # and only again when the guest itself changes.
@@ -78,11 +80,17 @@ $(GOBJ)/qjs-%.o: $(QJS)/.stamp
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wno-implicit-const-int-float-conversion -c $(QJS)/$*.c -o $@
 
-$(GOBJ)/%.o: guest/%.c $(wildcard guest/*.h) $(GEN)/runtime_js.h $(QJS)/.stamp
+$(GOBJ)/%.o: guest/%.c $(wildcard guest/*.h) $(wildcard guest/shell/*.h) $(GEN)/runtime_js.h $(QJS)/.stamp
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -c $< -o $@
 
-$(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o)
+$(GOBJ)/shell-%.o: guest/shell/%.c $(wildcard guest/shell/*.h)
+	@mkdir -p $(GOBJ)
+	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+		-Wmissing-prototypes -Wno-unused-parameter -Wno-missing-field-initializers -c $< -o $@
+
+$(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
+		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o)
 	$(WASM_CC) $(GUEST_LDFLAGS) $^ -o $@
 
 # The module is named explicitly (-n guest: Z_guest_*). wasm2c's output is

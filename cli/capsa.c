@@ -28,6 +28,13 @@ static const char usage_text[] =
     "usage: capsa run [options] FILE     run a JavaScript file\n"
     "       capsa run [options] -e CODE  run CODE\n"
     "       capsa run [options] -        run what standard input holds\n"
+    "       capsa shell [options] -c CMDLINE\n"
+    "                                    run a shell command line in the sandbox\n"
+    "                                    (piped input is its standard input)\n"
+    "       capsa shell [options] FILE | -\n"
+    "                                    run a shell script (a file, or stdin)\n"
+    "       capsa shell [options]        interactive shell: one command line per\n"
+    "                                    line of input, until `exit` or end of input\n"
     "       capsa --help | --version\n"
     "\n"
     "The code runs in a WebAssembly sandbox as the body of an async function:\n"
@@ -35,7 +42,8 @@ static const char usage_text[] =
     "after the script's own output. The sandbox has no network and only the memory\n"
     "it is given. It sees a filesystem of its own, in memory: / read-only,\n"
     "/workspace (the working directory) and /tmp read-write, /tools read-only,\n"
-    "/log append-only; host files only where --mount and --file put them.\n"
+    "/log append-only, /dev/null; host files only where --mount and --file put\n"
+    "them.\n"
     "\n"
     "options:\n"
     "  --json          print one JSON object {stdout, stderr, value, error, stats}\n"
@@ -82,9 +90,16 @@ static const char usage_text[] =
     "  -h, --help      show this help\n"
     "  --version       print the version\n"
     "\n"
+    "The shell runs inside the same sandbox (it sees only the sandbox's files;\n"
+    "`js -e CODE` runs JavaScript, `tool NAME --PARAM VALUE` calls a tool under\n"
+    "the same policy, `help` lists every command). Its grammar is POSIX sh's:\n"
+    "pipelines, && || ;, ( ) { }, if, for, while, until, case, functions,\n"
+    "redirections, here-documents, $(...), $((...)), set -e -u -o pipefail.\n"
+    "\n"
     "exit status: 0 success, 1 the script threw (or the guest trapped),\n"
     "             2 usage or input error (or a host file error), 3 a limit stopped\n"
-    "             the run (time, fuel)\n";
+    "             the run (time, fuel). capsa shell exits with the command line's\n"
+    "             status, or 124 when a limit stopped it\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -216,6 +231,7 @@ typedef struct run_opts {
     const char *allows[MAX_ALLOWS];
     int n_allows;
     const char *audit_file;
+    int shell;            /* capsa shell: code_arg is -c's command line */
 } run_opts;
 
 static void run_opts_free(run_opts *o)
@@ -675,12 +691,62 @@ static int setup_tools(capsa_sandbox *sb, const run_opts *o, uint64_t max_result
 
 static int cmd_run_opts(run_opts *o, int argc, char **argv);
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(int argc, char **argv, int shell)
 {
     run_opts o;
     memset(&o, 0, sizeof(o));
+    o.shell = shell;
     int status = cmd_run_opts(&o, argc, argv);
     run_opts_free(&o);
+    return status;
+}
+
+/* The exit status of capsa shell for a command line's outcome. */
+static int shell_status(capsa_sandbox *sb, int rc, const capsa_result *r)
+{
+    if (rc == CAPSA_OK && capsa_result_exit_code(r) >= 0)
+        return capsa_result_exit_code(r);
+    if (r && (rc == CAPSA_ETRAP || rc == CAPSA_ETIMEOUT || rc == CAPSA_EFUEL))
+        fprintf(stderr, "capsa: %s\n", capsa_errmsg(sb));
+    else if (r)
+        print_error(r);
+    else
+        fprintf(stderr, "capsa: %s\n", capsa_errmsg(sb));
+    return rc == CAPSA_ETIMEOUT || rc == CAPSA_EFUEL ? 124 : 125;
+}
+
+/* capsa shell with no command line: reads command lines from stdin, one per
+ * line, and runs each; stops at end of input or after `exit`. A prompt goes to
+ * stderr when stdin is a terminal. */
+static int shell_repl(capsa_sandbox *sb)
+{
+    int tty = isatty(0), status = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    for (;;) {
+        if (tty) {
+            fputs("$ ", stderr);
+            fflush(stderr);
+        }
+        ssize_t n = getline(&line, &cap, stdin);
+        if (n < 0)
+            break;
+        if (n > 0 && line[n - 1] == '\n')
+            line[--n] = '\0';
+        if (strlen(line) != (size_t)n) {
+            fprintf(stderr, "capsa: a line of input contains a NUL byte; skipped\n");
+            continue;
+        }
+        const capsa_result *r = NULL;
+        int rc = capsa_shell(sb, line, NULL, 0, &r);
+        status = shell_status(sb, rc, r);
+        fflush(stdout);
+        if (rc == CAPSA_OK && capsa_result_shell_exited(r))
+            break;
+    }
+    free(line);
+    if (tty)
+        fputc('\n', stderr);
     return status;
 }
 
@@ -775,9 +841,9 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
             } else {
                 o->audit_file = v;
             }
-        } else if (strcmp(a, "-e") == 0) {
+        } else if (strcmp(a, o->shell ? "-c" : "-e") == 0) {
             if (i + 1 >= argc)
-                return usage_error("%s needs the code to run", a);
+                return usage_error(o->shell ? "%s needs a command line" : "%s needs the code to run", a);
             if (o->code_arg || o->path)
                 return usage_error("%s", "give one program: FILE, -e CODE or -");
             o->code_arg = argv[++i];
@@ -792,7 +858,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
             o->path = a;
         }
     }
-    if (!o->code_arg && !o->path)
+    if (!o->code_arg && !o->path && !o->shell)
         return usage_error("%s", "run needs a program: FILE, -e CODE or -");
 
     char *code = NULL;
@@ -800,6 +866,8 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
     const char *filename = "<input>";
     if (o->code_arg) {
         len = strlen(o->code_arg);
+    } else if (!o->path) {
+        /* capsa shell: the interactive loop */
     } else if (strcmp(o->path, "-") == 0) {
         code = read_all(stdin, &len);
         filename = "<stdin>";
@@ -868,6 +936,41 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
         goto out;
     }
     const capsa_result *r = NULL;
+    if (o->shell) {
+        if (!o->code_arg && !o->path) {
+            status = shell_repl(sb);
+        } else if (code && strlen(code) != len) {
+            fprintf(stderr, "capsa: %s: the script contains a NUL byte\n", filename);
+            status = EXIT_USAGE;
+        } else {
+            /* Piped input is the command line's standard input, as for sh -c. */
+            char *input = NULL;
+            size_t input_len = 0;
+            if ((!o->path || strcmp(o->path, "-") != 0) && !isatty(0)) {
+                input = read_all(stdin, &input_len);
+                if (!input) {
+                    fprintf(stderr, "capsa: cannot read standard input: %s\n",
+                            errno == EFBIG ? "over 64 MiB" : strerror(errno));
+                    status = EXIT_USAGE;
+                    goto out;
+                }
+            }
+            rc = capsa_shell(sb, code ? code : o->code_arg, input, input_len, &r);
+            free(input);
+            if (o->json && r) {
+                char *json = capsa_result_json(r);
+                if (json)
+                    puts(json);
+                capsa_free(json);
+            }
+            status = shell_status(sb, rc, r);
+        }
+        if (o->out_dir && capsa_fs_copy_out(sb, "/workspace", o->out_dir) != CAPSA_OK) {
+            fprintf(stderr, "capsa: --out: %s\n", capsa_errmsg(sb));
+            status = EXIT_USAGE;
+        }
+        goto out;
+    }
     rc = capsa_run(sb, code ? code : o->code_arg, len, filename, &r);
     if (!r) {
         fprintf(stderr, "capsa: %s\n", capsa_errmsg(sb));
@@ -925,6 +1028,8 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(cmd, "run") == 0)
-        return cmd_run(argc - 2, argv + 2);
+        return cmd_run(argc - 2, argv + 2, 0);
+    if (strcmp(cmd, "shell") == 0)
+        return cmd_run(argc - 2, argv + 2, 1);
     return usage_error("unknown command '%s'", cmd);
 }

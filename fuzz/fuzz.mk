@@ -6,7 +6,7 @@
 
 FUZZ_CC      ?= clang-14
 FUZZ_BUILD   := $(BUILD)-fuzz
-FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef
+FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef shell
 FUZZ_SECONDS ?= 60
 FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
@@ -24,12 +24,15 @@ $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(BUILD)/libcapsa.a
 # ASan leaves SIGSEGV to the runtime (guard pages), as in test-sanitize.
 FUZZ_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:use_sigaltstack=0
 
-# The scripts of the JavaScript test suites are seeds of the script harness too.
+# The scripts of the JavaScript test suites are seeds of the script harness too,
+# and the shell's comparison cases (each file a script) of the shell harness.
 FUZZ_SEEDS_script := $(wildcard tests/js/*/*.js)
+FUZZ_SEEDS_shell := $(wildcard tests/shell/compare/*.txt)
 
 fuzz-replay: fuzz-build
 	@for n in $(FUZZ_NAMES); do \
-		case $$n in script) extra="$(FUZZ_SEEDS_script)";; *) extra="";; esac; \
+		case $$n in script) extra="$(FUZZ_SEEDS_script)";; shell) extra="$(FUZZ_SEEDS_shell)";; \
+			*) extra="";; esac; \
 		echo "fuzz-replay: $$n"; \
 		$(FUZZ_ENV) $(FUZZ_BUILD)/fuzz/fuzz_$$n fuzz/corpus/$$n/* $$extra -rss_limit_mb=4096 2>&1 \
 			| grep -E "Executed|ERROR|SUMMARY" | tail -n 3 || exit 1; \
@@ -41,6 +44,6 @@ fuzz: fuzz-build
 	@for n in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$n && \
 		$(FUZZ_ENV) $(FUZZ_BUILD)/fuzz/fuzz_$$n $(FUZZ_BUILD)/corpus/$$n fuzz/corpus/$$n \
-			$$(case $$n in script) echo tests/js/*;; esac) \
+			$$(case $$n in script) echo tests/js/*;; shell) echo tests/shell/compare;; esac) \
 			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 -timeout=10 || exit 1; \
 	done

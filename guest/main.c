@@ -12,6 +12,7 @@
 #include "abi.h"
 #include "web.h"
 #include "fs.h"
+#include "bridge.h"
 #include "runtime_js.h" /* generated from the guest's .js files: capsa_js_files[] */
 
 #define EXPORT(name) __attribute__((export_name(name)))
@@ -26,6 +27,7 @@ IMPORT("tool_take") int32_t capsa_host_tool_take(uint32_t id, char *data, uint32
 IMPORT("tools_generation") int32_t capsa_host_tools_generation(void);
 IMPORT("tools_list") int32_t capsa_host_tools_list(char *data, uint32_t cap);
 IMPORT("pending") void capsa_host_pending(uint64_t wake_ns);
+IMPORT("tool_wait") int32_t capsa_host_tool_wait(uint64_t wake_ns);
 
 /* The shadow stack is placed first in linear memory (wasm-ld --stack-first) and
  * sized at link time; QuickJS's own limit sits below it so that deep recursion
@@ -58,6 +60,8 @@ static int n_tool_calls, cap_tool_calls;
 /* Calls the host took and whose outcome has not been delivered yet: while there
  * are any, the run is not over. */
 static int tools_pending;
+/* The id of the last call started (the host's ids increase). */
+static uint32_t last_call_id;
 /* The registry generation `tools` was built from (the host's start at 1). */
 static int32_t tools_seen;
 
@@ -190,6 +194,15 @@ static void report_error(JSValueConst err)
     }
 }
 
+/* Where the console writes while the shell runs JS (capsa_guest_redirect). */
+static sh_stream *redirect_out, *redirect_err;
+
+void capsa_guest_redirect(sh_stream *out, sh_stream *err)
+{
+    redirect_out = out;
+    redirect_err = err;
+}
+
 /* __capsa.write(fd, string): the runtime's only way out, to stdout or stderr. */
 static JSValue js_write(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
 {
@@ -201,6 +214,12 @@ static JSValue js_write(JSContext *c, JSValueConst this_val, int argc, JSValueCo
     const char *s = JS_ToCStringLen(c, &len, argv[1]);
     if (!s)
         return JS_EXCEPTION;
+    sh_stream *to = fd == 1 ? redirect_out : redirect_err;
+    if (to) {
+        sh_write(to, s, len);
+        JS_FreeCString(c, s);
+        return JS_UNDEFINED;
+    }
     const char *p = s;
     while (len > 0) {
         ssize_t n = write(fd, p, len);
@@ -300,6 +319,7 @@ static JSValue start_call(JSContext *c, JSValueConst name, JSValueConst args)
     }
     tool_calls[n_tool_calls++] = (tool_pending){ (uint32_t)id, funcs[0], funcs[1], JS_DupValue(c, name) };
     tools_pending++;
+    last_call_id = (uint32_t)id;
     return promise;
 }
 
@@ -523,6 +543,16 @@ EXPORT("capsa_init") int32_t capsa_init(void)
     }
     if (JS_IsException(web_tick) || JS_IsException(web_cancel))
         return CAPSA_GUEST_NOMEM;
+    JSValue tools_api = JS_UNDEFINED;
+    for (size_t i = 0; i < N_JS_FILES; i++)
+        if (strcmp(capsa_js_files[i].name, "tools.js") == 0)
+            tools_api = js_exports[i];
+    if (capsa_bridge_init(ctx, runtime_api, tools_api) < 0) {
+        JSValue err = JS_GetException(ctx);
+        report_error(err);
+        JS_FreeValue(ctx, err);
+        return CAPSA_GUEST_THREW;
+    }
     /* The memory as it is now becomes every sandbox's image: collect the garbage
        of the setup first, and set the next collection well above what is live.
        Otherwise the first allocation of each run could start a collection that
@@ -659,6 +689,24 @@ static void settle_tool(uint32_t id, int ok, const char *buf, size_t len)
     JS_FreeValue(ctx, call.name);
 }
 
+uint32_t capsa_guest_calls_mark(void)
+{
+    return last_call_id;
+}
+
+void capsa_guest_forget_calls_after(uint32_t mark)
+{
+    for (int i = n_tool_calls - 1; i >= 0; i--) {
+        if (tool_calls[i].id <= mark)
+            continue;
+        JS_FreeValue(ctx, tool_calls[i].resolve);
+        JS_FreeValue(ctx, tool_calls[i].reject);
+        JS_FreeValue(ctx, tool_calls[i].name);
+        tool_calls[i] = tool_calls[--n_tool_calls];
+        tools_pending--;
+    }
+}
+
 /* The run is over: the calls still in flight will never be awaited. */
 static void cancel_tools(void)
 {
@@ -726,6 +774,37 @@ static void sync_tools(void)
     JS_FreeValue(ctx, text);
 }
 
+/* One turn of an event loop after its jobs ran: delivers the tool outcomes the
+ * host has ready, else runs the next timer or immediate callback (web.js's tick
+ * decides which, in Node's order). 1 when something ran; 0 when nothing could,
+ * with *next set to when the next timer is due (ms of performance.now(), -1 when
+ * none is). */
+static int run_ready(double *next)
+{
+    *next = -1;
+    if (tools_pending > 0 && deliver_tools() > 0)
+        return 1;
+    JSValue r = call_web(web_tick);
+    if (JS_IsException(r)) {
+        note_uncaught();
+        return 1;
+    }
+    if (JS_IsNumber(r))
+        JS_ToFloat64(ctx, next, r);
+    JS_FreeValue(ctx, r);
+    return *next == 0;
+}
+
+/* The time of the timer due at `next` ms of performance.now(), as the host's
+ * CLOCK_MONOTONIC nanoseconds; 0 when next < 0 (no timer). */
+static uint64_t wake_time(double next)
+{
+    if (next <= 0)
+        return 0;
+    double ns = next * 1e6;
+    return capsa_web_origin_ns() + (ns >= 1.8e19 ? (uint64_t)1.8e19 : (uint64_t)ns + 1);
+}
+
 /* The event loop of a run: microtasks until none is left, the outcomes of tool
  * calls the host has ready, then the next timer or immediate callback (web.js's
  * tick() decides which, in Node's order), again and again, sleeping while the
@@ -745,26 +824,11 @@ static int32_t run_event_loop(void)
         drain_jobs();
         if (has_uncaught || JS_PromiseState(ctx, run_promise) == JS_PROMISE_REJECTED)
             break;
-        if (tools_pending > 0 && deliver_tools() > 0)
-            continue;
-        JSValue r = call_web(web_tick);
-        if (JS_IsException(r)) {
-            note_uncaught();
-            continue;
-        }
-        double next = -1;
-        if (JS_IsNumber(r))
-            JS_ToFloat64(ctx, &next, r);
-        JS_FreeValue(ctx, r);
-        if (next == 0)
+        double next;
+        if (run_ready(&next))
             continue;
         if (tools_pending > 0) {
-            uint64_t wake = 0;
-            if (next > 0) {
-                double ns = next * 1e6;
-                wake = capsa_web_origin_ns() + (ns >= 1.8e19 ? (uint64_t)1.8e19 : (uint64_t)ns + 1);
-            }
-            capsa_host_pending(wake);
+            capsa_host_pending(wake_time(next));
             return CAPSA_GUEST_PENDING;
         }
         if (next < 0)
@@ -778,6 +842,34 @@ static int32_t run_event_loop(void)
     JS_FreeValue(ctx, r);
     cancel_tools();
     return CAPSA_GUEST_OK;
+}
+
+int capsa_guest_await(JSValueConst promise)
+{
+    for (;;) {
+        drain_jobs();
+        int state = JS_PromiseState(ctx, promise);
+        if (state == JS_PROMISE_FULFILLED)
+            return 0;
+        if (state != JS_PROMISE_PENDING)
+            return 1;
+        double next;
+        if (run_ready(&next))
+            continue;
+        if (tools_pending > 0) {
+            /* 1: an outcome is ready, 2: the timer is due, 3: the calls left are
+               the host's to resolve, 0: nothing is in flight. */
+            int32_t w = capsa_host_tool_wait(wake_time(next));
+            if (w == 3)
+                return -2;
+            if (w == 0 && next < 0)
+                return -1;
+            continue;
+        }
+        if (next < 0)
+            return -1;
+        sleep_until(next);
+    }
 }
 
 /* Reports the outcome of the run: its uncaught error if a callback threw, else
@@ -845,6 +937,7 @@ EXPORT("capsa_run") int32_t capsa_run(const char *code, uint32_t len,
     if (!ctx || !code || code[len] != '\0' || !filename || run_active)
         return CAPSA_GUEST_BADARG;
     sync_tools();
+    last_call_id = 0; /* the host numbers each run's calls from 1 */
     JSValue promise = JS_Eval(ctx, code, len, filename,
                               JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_ASYNC);
     if (JS_IsException(promise)) {
@@ -856,6 +949,54 @@ EXPORT("capsa_run") int32_t capsa_run(const char *code, uint32_t len,
     run_promise = promise;
     run_active = 1;
     return run_step();
+}
+
+/* Runs the shell command line cmd[0..len) (cmd[len] must be NUL) with the
+ * standard input input[0..input_len) (input[input_len] NUL), for the host's
+ * capsa_shell, and reports its exit status (plus 256 when it ran `exit`) as the
+ * value. What the command line's JavaScript left behind (timers, calls that
+ * will not be awaited) is dropped, as at the end of a run. */
+EXPORT("capsa_shell") int32_t capsa_shell(const char *cmd, uint32_t len, const char *input,
+                                          uint32_t input_len)
+{
+    if (!ctx || !cmd || cmd[len] != '\0' || !input || input[input_len] != '\0' || run_active)
+        return CAPSA_GUEST_BADARG;
+    sync_tools();
+    last_call_id = 0;
+    int status = capsa_bridge_shell(cmd, input, input_len);
+    drain_jobs();
+    JSValue r = call_web(web_cancel);
+    if (JS_IsException(r))
+        JS_FreeValue(ctx, JS_GetException(ctx));
+    JS_FreeValue(ctx, r);
+    cancel_tools();
+    report_unhandled(JS_UNDEFINED);
+    if (has_uncaught) {
+        /* A timer's callback threw while the shell waited: said on stderr, as
+           the shell's commands say their errors. */
+        JSValue inspect = JS_GetPropertyStr(ctx, runtime_api, "inspect");
+        JSValue text = JS_Call(ctx, inspect, JS_UNDEFINED, 1, (JSValueConst *)&uncaught);
+        write_stderr("Uncaught ", 9);
+        size_t tlen;
+        const char *t = JS_IsException(text) ? NULL : JS_ToCStringLen(ctx, &tlen, text);
+        if (t) {
+            write_stderr(t, tlen);
+            JS_FreeCString(ctx, t);
+        } else {
+            JS_FreeValue(ctx, JS_GetException(ctx));
+            write_stderr(unprintable, sizeof(unprintable) - 1);
+        }
+        write_stderr("\n", 1);
+        JS_FreeValue(ctx, text);
+        JS_FreeValue(ctx, inspect);
+        JS_FreeValue(ctx, uncaught);
+        uncaught = JS_UNDEFINED;
+        has_uncaught = 0;
+    }
+    char num[16];
+    int n = snprintf(num, sizeof(num), "%d", status);
+    report(CAPSA_RESULT_VALUE, num, (size_t)n);
+    return CAPSA_GUEST_OK;
 }
 
 /* Resumes a run that returned CAPSA_GUEST_PENDING. */

@@ -1,5 +1,6 @@
 // capsa guest runtime: the host's tools as async functions. Evaluated once per context
-// as a global script, after fs.js; its completion value { makeError, argError, refresh }
+// as a global script, after fs.js; its completion value { makeError, argError, refresh,
+// command } (command: the shell's `tool`)
 // is for guest/main.c. Nothing here reaches the host but through __capsaTools.call and
 // the functions of __capsaTools.bind (natives of guest/main.c, which keep the calls in
 // flight), which hand the host a tool name and the JSON text of the arguments; the host
@@ -201,10 +202,138 @@
       configurable: true, enumerable: false });
   }
 
+  // ---------------------------------------------------------------------------
+  // The shell's `tool` command (guest/bridge.c awaits it)
+  // ---------------------------------------------------------------------------
+
+  const usage = 'usage: tool --list | tool --help NAME | tool NAME [--PARAM VALUE]... | ' +
+    'tool NAME --json JSON\n';
+
+  function typeName(p) {
+    if (p === null || typeof p !== 'object') return 'value';
+    if (typeof p.type === 'string') return p.type;
+    if (isArray(p.type)) return p.type.join('|');
+    if (isArray(p.enum)) return 'enum';
+    return 'value';
+  }
+
+  // One --PARAM value typed by the schema's property p: a string stays a string.
+  function typed(name, p, text) {
+    const t = p !== null && typeof p === 'object' ? p.type : undefined;
+    if (t === 'string' || t === undefined) return text;
+    if (t === 'integer' || t === 'number') {
+      const n = text.trim() === '' ? NaN : Number(text);
+      if (n !== n) throw new TypeErrorCtor(`--${name}: expected a number, got '${text}'`);
+      return n;
+    }
+    if (t === 'boolean') {
+      if (text === 'true') return true;
+      if (text === 'false') return false;
+      throw new TypeErrorCtor(`--${name}: expected true or false, got '${text}'`);
+    }
+    if (t === 'null') return null;
+    try {
+      return jsonParse(text);
+    } catch (e) {
+      throw new TypeErrorCtor(`--${name}: expected JSON (${typeName(p)}), got '${text}'`);
+    }
+  }
+
+  function help(e) {
+    let schema;
+    try { schema = jsonParse(e.parameters); } catch (err) { schema = {}; }
+    const props = schema !== null && typeof schema === 'object' &&
+      schema.properties !== null && typeof schema.properties === 'object' ? schema.properties : {};
+    const required = schema !== null && typeof schema === 'object' && isArray(schema.required) ?
+      schema.required : [];
+    let out = `${e.name}: ${e.description}\nusage: tool ${e.name}`;
+    const names = objectKeys(props);
+    for (const k of names) out += required.includes(k) ? ` --${k} ${typeName(props[k])}` : '';
+    out += names.some((k) => !required.includes(k)) ? ' [options]\n' : '\n';
+    for (const k of names) {
+      const p = props[k] !== null && typeof props[k] === 'object' ? props[k] : {};
+      out += `  --${k} ${typeName(p)}${required.includes(k) ? ' (required)' : ''}` +
+        `${typeof p.description === 'string' ? `  ${p.description}` : ''}\n`;
+    }
+    return `${out}types: /tools/${e.name}.d.ts\n`;
+  }
+
+  // argv: the command's arguments after "tool". Resolves to { out, err, status }.
+  async function command(argv) {
+    if (argv.length === 0) return { out: '', err: usage, status: 2 };
+    const first = argv[0];
+    if (first === '--list' || first === '-l') {
+      let out = '';
+      for (const e of list) out += `${e.name}\t${e.description}\n`;
+      return { out, err: '', status: 0 };
+    }
+    if (first === '--help' || first === '-h') {
+      if (argv.length < 2) return { out: usage, err: '', status: 0 };
+      const e = mapGet(entries, argv[1]);
+      if (e === undefined) {
+        return { out: '', err: `tool: ${argv[1]}: no such tool (tool --list shows them)\n`,
+          status: 2 };
+      }
+      return { out: help(e), err: '', status: 0 };
+    }
+    const e = mapGet(entries, first);
+    let schema = {};
+    if (e !== undefined) {
+      try { schema = jsonParse(e.parameters); } catch (err) { schema = {}; }
+    }
+    const props = schema !== null && typeof schema === 'object' &&
+      schema.properties !== null && typeof schema.properties === 'object' ? schema.properties : {};
+    let text;
+    const args = {};
+    try {
+      for (let i = 1; i < argv.length; i++) {
+        const a = argv[i];
+        if (a === '--json') {
+          if (i + 1 >= argv.length) throw new TypeErrorCtor('--json needs a JSON object');
+          text = argv[++i];
+          continue;
+        }
+        if (a.length < 3 || a[0] !== '-' || a[1] !== '-') {
+          throw new TypeErrorCtor(`unexpected argument '${a}' (parameters are --NAME VALUE)`);
+        }
+        let key = a.slice(2);
+        let value;
+        const eq = key.indexOf('=');
+        if (eq >= 0) {
+          value = key.slice(eq + 1);
+          key = key.slice(0, eq);
+        } else if (props[key] !== undefined && props[key] !== null &&
+                   props[key].type === 'boolean' &&
+                   (i + 1 >= argv.length || (argv[i + 1] !== 'true' && argv[i + 1] !== 'false'))) {
+          value = 'true';
+        } else {
+          if (i + 1 >= argv.length) throw new TypeErrorCtor(`--${key} needs a value`);
+          value = argv[++i];
+        }
+        defineProperty(args, key, { value: typed(key, props[key], value), writable: true,
+          enumerable: true, configurable: true });
+      }
+    } catch (err) {
+      return { out: '', err: `tool: ${first}: ${err.message}\n${usage}`, status: 2 };
+    }
+    if (text !== undefined && objectKeys(args).length > 0) {
+      return { out: '', err: `tool: ${first}: --json cannot be mixed with --PARAM\n`, status: 2 };
+    }
+    try {
+      const result = await invoke(first, text !== undefined ? text : args);
+      const out = typeof result === 'string' ? result : jsonStringify(result, null, 2);
+      return { out: out === undefined ? '' : `${out}\n`, err: '', status: 0 };
+    } catch (err) {
+      const code = err !== null && typeof err === 'object' && typeof err.code === 'string' ?
+        ` (${err.code})` : '';
+      return { out: '', err: `tool: ${first}: ${err && err.message}${code}\n`, status: 1 };
+    }
+  }
+
   // Before any tool is registered, `tools` exists and is empty.
   refresh('[]');
   defineProperty(globalThis, 'ToolError', { value: ToolError, writable: true,
     configurable: true, enumerable: false });
 
-  return freeze({ makeError, argError, refresh });
+  return freeze({ makeError, argError, refresh, command });
 })();

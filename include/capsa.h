@@ -222,11 +222,32 @@ typedef struct capsa_result capsa_result;
 CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
                         const char *filename, const capsa_result **out);
 
+/* Runs the shell command line cmdline (NUL-terminated UTF-8), with
+ * input[0..input_len) (UTF-8 text; NULL for none) as its standard input, in the
+ * sandbox's shell: POSIX sh grammar with control flow, the applets listed by `help` (cat,
+ * grep, sed, awk, jq, ...), `js` for JavaScript and `tool` for host tools (with
+ * the same capability checks as calls from JS). The shell runs inside the guest,
+ * confined as scripts are, in the same JS context (so `js -e` sees the scripts'
+ * globals); its variables, functions and working directory (/workspace at first)
+ * persist to later command lines. Output streams to the result's stdout and
+ * stderr as for a JS run; capsa_result_exit_code gives the exit status (the
+ * value is the same number as JSON). Returns as capsa_run does; the shell's
+ * `tool` needs tools the library runs (step mode is reported as a failed
+ * command). */
+CAPSA_API int capsa_shell(capsa_sandbox *sb, const char *cmdline, const char *input,
+                          size_t input_len, const capsa_result **out);
+
 /* Discards the sandbox's JS state and guest memory and starts it afresh. */
 CAPSA_API int capsa_reset(capsa_sandbox *sb);
 
 /* Accessors of a result. Returned pointers are owned by the result. */
 CAPSA_API int capsa_result_status(const capsa_result *r);
+/* The exit status of a capsa_shell command line (0-255), or -1 for a JS run or a
+ * command line that did not finish (a limit stopped it). */
+CAPSA_API int capsa_result_exit_code(const capsa_result *r);
+/* 1 when the capsa_shell command line ran `exit` (an interactive loop stops
+ * then; the shell itself stays usable), else 0. */
+CAPSA_API int capsa_result_shell_exited(const capsa_result *r);
 /* Collected output, *len set to its length (the text is also NUL-terminated). */
 CAPSA_API const char *capsa_result_stdout(const capsa_result *r, size_t *len);
 CAPSA_API const char *capsa_result_stderr(const capsa_result *r, size_t *len);
@@ -257,7 +278,8 @@ typedef struct capsa_stats {
 /* Copies the run's statistics into *stats (up to stats->struct_size bytes). */
 CAPSA_API void capsa_result_stats(const capsa_result *r, capsa_stats *stats);
 
-/* The whole result as one JSON object {"stdout","stderr","value","error","stats"}.
+/* The whole result as one JSON object {"stdout","stderr","value","error","stats"}
+ * (and "exit_code" for a capsa_shell command line).
  * Returns a new NUL-terminated string the caller frees with capsa_free, or NULL
  * when out of memory. */
 CAPSA_API char *capsa_result_json(const capsa_result *r);
@@ -462,6 +484,7 @@ CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out);
  *   /tools       read-only
  *   /log         append-only: the guest may read and append, never truncate,
  *                overwrite, create or remove
+ *   /dev/null    reads as empty, discards what is written
  * The functions below act as the host: the guest's permissions do not bind them,
  * the quotas do. Paths are absolute guest paths ("/workspace/a.txt"); ".." stops
  * at "/". On failure they return a CAPSA_E* code and capsa_errmsg(sb) says which

@@ -133,6 +133,29 @@ void Z_capsaZ_pending(struct Z_capsa_instance_t *h, u64 wake_ns)
         capsa__tools_set_wake(h->hooks.tools, wake_ns);
 }
 
+/* capsa.tool_wait(wake_ns): the guest's shell (or a script it runs) waits inside
+ * a guest call for a tool's outcome or its next timer: 1 an outcome is ready, 2
+ * the timer is due, 3 only calls the host resolves itself are left (step mode),
+ * 0 nothing is in flight. Reaching the run's deadline stops the guest. */
+u32 Z_capsaZ_tool_wait(struct Z_capsa_instance_t *h, u64 wake_ns)
+{
+    if (!h->hooks.tools)
+        return 0;
+    capsa__tools_set_wake(h->hooks.tools, wake_ns);
+    switch (capsa__tools_wait(h->hooks.tools, capsa__rt_deadline_ns())) {
+    case CAPSA__WAIT_READY:
+        return 1;
+    case CAPSA__WAIT_WAKE:
+        return 2;
+    case CAPSA__WAIT_EXTERNAL:
+        return 3;
+    case CAPSA__WAIT_DEADLINE:
+        capsa__rt_timeout();
+    default:
+        return 0;
+    }
+}
+
 /* capsa.result(kind, ptr, len): one part of the run's outcome. */
 void Z_capsaZ_result(struct Z_capsa_instance_t *h, uint32_t kind, uint32_t ptr, uint32_t len)
 {
@@ -417,8 +440,9 @@ int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *ho
 /* ---- runs ------------------------------------------------------------------------ */
 
 typedef struct run_args {
-    const char *code, *filename;
+    const char *code, *filename; /* for a shell: the command line and its input */
     size_t len, name_len;
+    int shell;
     int32_t status;   /* the guest's CAPSA_GUEST_* */
     int nomem;        /* the guest could not allocate the code's copy */
 } run_args;
@@ -444,8 +468,12 @@ static void step_run(capsa__instance *g, void *arg)
     dst[r->len] = '\0';
     memcpy(dst + r->len + 1, r->filename, r->name_len);
     dst[r->len + 1 + r->name_len] = '\0';
-    r->status = (int32_t)Z_guestZ_capsa_run(&g->inst, ptr, (uint32_t)r->len,
-                                            ptr + (uint32_t)r->len + 1);
+    if (r->shell)
+        r->status = (int32_t)Z_guestZ_capsa_shell(&g->inst, ptr, (uint32_t)r->len,
+                                                  ptr + (uint32_t)r->len + 1, (uint32_t)r->name_len);
+    else
+        r->status = (int32_t)Z_guestZ_capsa_run(&g->inst, ptr, (uint32_t)r->len,
+                                                ptr + (uint32_t)r->len + 1);
     Z_guestZ_capsa_dealloc(&g->inst, ptr);
 }
 
@@ -463,14 +491,27 @@ int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const 
                  len, name_len);
         return CAPSA_ETOOBIG;
     }
-    run_args r = { code, filename, len, name_len, CAPSA_GUEST_OK, 0 };
+    run_args r = { code, filename, len, name_len, 0, CAPSA_GUEST_OK, 0 };
+    return finish_step(g, &r, step_run, limits, fuel_used, msg, msgsize);
+}
+
+int capsa__instance_shell(capsa__instance *g, const char *cmd, size_t len, const char *input,
+                          size_t input_len, const capsa__rt_limits *limits, uint64_t *fuel_used,
+                          char *msg, size_t msgsize)
+{
+    if (len > UINT32_MAX / 4 || input_len > UINT32_MAX / 4) {
+        snprintf(msg, msgsize, "a command line of %zu bytes or input of %zu does not fit in "
+                 "guest memory", len, input_len);
+        return CAPSA_ETOOBIG;
+    }
+    run_args r = { cmd, input, len, input_len, 1, CAPSA_GUEST_OK, 0 };
     return finish_step(g, &r, step_run, limits, fuel_used, msg, msgsize);
 }
 
 int capsa__instance_continue(capsa__instance *g, const capsa__rt_limits *limits,
                              uint64_t *fuel_used, char *msg, size_t msgsize)
 {
-    run_args r = { NULL, NULL, 0, 0, CAPSA_GUEST_OK, 0 };
+    run_args r = { NULL, NULL, 0, 0, 0, CAPSA_GUEST_OK, 0 };
     return finish_step(g, &r, step_continue, limits, fuel_used, msg, msgsize);
 }
 

@@ -68,6 +68,13 @@ int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const 
                         const capsa__rt_limits *limits, uint64_t *fuel_used,
                         char *msg, size_t msgsize);
 
+/* Runs the shell command line cmd[0..len) with the standard input
+ * input[0..input_len) (the guest's capsa_shell); returns as capsa__instance_run
+ * (never CAPSA_PENDING). */
+int capsa__instance_shell(capsa__instance *g, const char *cmd, size_t len, const char *input,
+                          size_t input_len, const capsa__rt_limits *limits, uint64_t *fuel_used,
+                          char *msg, size_t msgsize);
+
 /* Resumes a run that returned CAPSA_PENDING; returns as capsa__instance_run. */
 int capsa__instance_continue(capsa__instance *g, const capsa__rt_limits *limits,
                              uint64_t *fuel_used, char *msg, size_t msgsize);

@@ -17,6 +17,16 @@ CAPSA_API int capsa_result_status(const capsa_result *r)
     return r ? r->status : CAPSA_EINVAL;
 }
 
+CAPSA_API int capsa_result_exit_code(const capsa_result *r)
+{
+    return r ? r->exit_code : -1;
+}
+
+CAPSA_API int capsa_result_shell_exited(const capsa_result *r)
+{
+    return r && r->shell_exited;
+}
+
 CAPSA_API const char *capsa_result_stdout(const capsa_result *r, size_t *len)
 {
     if (len)
@@ -123,6 +133,11 @@ CAPSA_API char *capsa_result_json(const capsa_result *r)
     rc = rc ? rc : append_json_string(&b, r->err.data ? r->err.data : "", r->err.len);
     rc = rc ? rc : append_str(&b, ",\"value\":");
     rc = rc ? rc : append_str(&b, r->has[PART_VALUE] ? r->part[PART_VALUE].data : "null");
+    if (r->exit_code >= 0) {
+        char code[32];
+        snprintf(code, sizeof(code), ",\"exit_code\":%d", r->exit_code);
+        rc = rc ? rc : append_str(&b, code);
+    }
     rc = rc ? rc : append_str(&b, ",\"error\":");
     rc = rc ? rc : append_error(&b, r);
     rc = rc ? rc : append_str(&b, stats);

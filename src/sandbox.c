@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -340,6 +341,8 @@ static void result_clear(capsa_result *r)
     }
     memset(&r->stats, 0, sizeof(r->stats));
     r->stats.struct_size = sizeof(r->stats);
+    r->exit_code = -1;
+    r->shell_exited = false;
 }
 
 static double now_ms(void)
@@ -519,7 +522,7 @@ static int run_steps(capsa_sandbox *sb, int rc, const capsa_result **out)
 }
 
 static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char *filename,
-                     const capsa_result **out);
+                     const char *input, size_t input_len, const capsa_result **out);
 static int resume_inner(capsa_sandbox *sb, const capsa_result **out);
 
 /* Enters a call that runs sb's guest: 0, or -1 when one is already in progress
@@ -543,7 +546,7 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
         *out = NULL;
     if (!sb || enter(sb) != 0)
         return CAPSA_EINVAL;
-    int rc = run_inner(sb, code, len, filename, out);
+    int rc = run_inner(sb, code, len, filename, NULL, 0, out);
     leave(sb);
     return rc;
 }
@@ -559,8 +562,10 @@ CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out)
     return rc;
 }
 
+/* Runs JavaScript code, or, when input is not NULL, the shell command line code
+ * with input as its standard input. */
 static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char *filename,
-                     const capsa_result **out)
+                     const char *input, size_t input_len, const capsa_result **out)
 {
     if (sb->pending) {
         set_error(sb, "a run is pending: settle its tool calls and capsa_resume it, or "
@@ -596,10 +601,53 @@ static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char
     int spent;
     capsa__rt_limits limits = step_limits(sb, &spent);
     uint64_t used = 0;
-    int rc = capsa__instance_run(sb->inst, code ? code : "", len, filename ? filename : "<input>",
-                                 &limits, &used, sb->errmsg, sizeof(sb->errmsg));
+    int rc = input ? capsa__instance_shell(sb->inst, code, len, input, input_len, &limits, &used,
+                                           sb->errmsg, sizeof(sb->errmsg))
+                   : capsa__instance_run(sb->inst, code ? code : "", len,
+                                         filename ? filename : "<input>", &limits, &used,
+                                         sb->errmsg, sizeof(sb->errmsg));
     sb->run_fuel_used += used;
     return run_steps(sb, rc, out);
+}
+
+CAPSA_API int capsa_shell(capsa_sandbox *sb, const char *cmdline, const char *input,
+                          size_t input_len, const capsa_result **out)
+{
+    if (out)
+        *out = NULL;
+    if (!sb || enter(sb) != 0)
+        return CAPSA_EINVAL;
+    if (!cmdline || (!input && input_len)) {
+        set_error(sb, !cmdline ? "the command line is NULL"
+                               : "the input is NULL with a length of %zu", input_len);
+        leave(sb);
+        return CAPSA_EINVAL;
+    }
+    size_t len = strlen(cmdline);
+    if (len > MAX_CODE_BYTES || input_len > MAX_CODE_BYTES) {
+        set_error(sb, "a command line or input of %zu bytes is over the limit of %u bytes",
+                  len > input_len ? len : input_len, MAX_CODE_BYTES);
+        leave(sb);
+        return CAPSA_ETOOBIG;
+    }
+    int rc = run_inner(sb, cmdline, len, NULL, input ? input : "", input_len, out);
+    capsa_result *r = &sb->result;
+    if (rc == CAPSA_OK && r->has[PART_VALUE]) {
+        char *end;
+        long v = strtol(r->part[PART_VALUE].data, &end, 10);
+        if (*end == '\0' && v >= 0 && v <= 511) {
+            r->exit_code = (int)(v & 255);
+            r->shell_exited = v > 255;
+            /* The value is the exit status alone. */
+            char num[8];
+            int n = snprintf(num, sizeof(num), "%d", r->exit_code);
+            capsa__buf_clear(&r->part[PART_VALUE]);
+            if (capsa__buf_append(&r->part[PART_VALUE], sb->alloc, num, (size_t)n) != 0)
+                r->has[PART_VALUE] = false;
+        }
+    }
+    leave(sb);
+    return rc;
 }
 
 static int resume_inner(capsa_sandbox *sb, const capsa_result **out)

@@ -32,6 +32,8 @@ struct capsa_result {
     capsa__buf part[PART_COUNT];
     bool has[PART_COUNT];
     capsa_stats stats;
+    int exit_code;   /* a shell command line's exit status; -1 otherwise */
+    bool shell_exited; /* the command line ran `exit` */
 };
 
 struct capsa_sandbox {

@@ -23,9 +23,9 @@ $(TEST_BIN)/dtoa_exact: tests/dtoa/dtoa_diff.c $(QJS)/.stamp
 -include tests/adversarial/adversarial.mk
 -include tests/soak/soak.mk
 -include tests/wasi/wasi.mk
--include tests/shell/shell.mk
 
 TEST_PROGRAMS = $(UNIT_TESTS:%=$(TEST_BIN)/%) $(TEST_BIN)/dtoa_ref $(TEST_BIN)/dtoa_exact
+-include tests/shell/shell.mk
 
 .PHONY: test test-build
 test-build: all $(TEST_PROGRAMS)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sh.h"
@@ -106,6 +107,8 @@ int sh_write(sh_stream *s, const void *p, size_t n)
 {
     if (s->broken)
         return -1;
+    if (s->fd == SH_DISCARD)
+        return 0;
     if (s->fd >= 0) {
         const char *c = p;
         while (n > 0) {
@@ -214,12 +217,12 @@ char *sh_path(sh_proc *p, const char *path)
     return r;
 }
 
-int sh_load(sh_proc *p, const char *path, char **data, size_t *len)
+int sh_read_file(sh_proc *p, const char *path, char **data, size_t *len)
 {
     if (strcmp(path, "-") == 0) {
         char *d = malloc(p->in_len + 1);
         if (!d) {
-            sh_err(p, "out of memory");
+            errno = ENOMEM;
             return -1;
         }
         memcpy(d, p->in, p->in_len);
@@ -230,13 +233,18 @@ int sh_load(sh_proc *p, const char *path, char **data, size_t *len)
     }
     char *full = sh_path(p, path);
     if (!full) {
-        sh_err(p, "out of memory");
+        errno = ENOMEM;
         return -1;
     }
     int fd = open(full, O_RDONLY);
     free(full);
-    if (fd < 0) {
-        sh_err_path(p, path);
+    if (fd < 0)
+        return -1;
+    /* WASI answers a read of a directory with EBADF: say what it is. */
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        errno = EISDIR;
         return -1;
     }
     sh_buf b = { 0 };
@@ -246,12 +254,10 @@ int sh_load(sh_proc *p, const char *path, char **data, size_t *len)
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            if (errno == EISDIR)
-                sh_err(p, "%s: Is a directory", path);
-            else
-                sh_err_path(p, path);
+            int e = errno;
             close(fd);
             sh_buf_free(&b);
+            errno = e;
             return -1;
         }
         if (n == 0)
@@ -259,17 +265,30 @@ int sh_load(sh_proc *p, const char *path, char **data, size_t *len)
         if (sh_buf_add(&b, chunk, (size_t)n) < 0) {
             close(fd);
             sh_buf_free(&b);
-            sh_err(p, "%s: out of memory", path);
+            errno = ENOMEM;
             return -1;
         }
     }
     close(fd);
     *data = sh_buf_take(&b, len);
     if (!*data) {
-        sh_err(p, "%s: out of memory", path);
+        errno = ENOMEM;
         return -1;
     }
     return 0;
+}
+
+int sh_load(sh_proc *p, const char *path, char **data, size_t *len)
+{
+    if (sh_read_file(p, path, data, len) == 0)
+        return 0;
+    if (errno == EISDIR)
+        sh_err(p, "%s: Is a directory", path);
+    else if (errno == ENOMEM)
+        sh_err(p, "%s: out of memory", path);
+    else
+        sh_err_path(p, path);
+    return -1;
 }
 
 int sh_save(sh_proc *p, const char *path, const void *data, size_t len, int append)

@@ -5,8 +5,16 @@
 #ifndef CAPSA_SHELL_SH_H
 #define CAPSA_SHELL_SH_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+
+#ifdef __wasm__
+/* wasi-libc declares errno _Thread_local; clang 14 can only reach such a variable
+ * with the local-exec model, which is right here (one thread, no shared memory:
+ * lld makes it an ordinary global). */
+extern _Thread_local int errno __attribute__((tls_model("local-exec")));
+#endif
 
 /* A growable byte buffer. Zero-initialised is empty; sh_buf_free releases it. */
 typedef struct sh_buf {
@@ -33,6 +41,7 @@ void sh_buf_free(sh_buf *b);
  * collected in buf (a pipe to the next command, a command substitution, a file
  * written when the command ends). A collected stream holds at most `limit` bytes:
  * past it the reader is gone, as with a full pipe whose reader exited. */
+#define SH_DISCARD (-2) /* a stream whose fd is this discards what it is given */
 typedef struct sh_stream {
     int fd;
     sh_buf buf;
@@ -75,6 +84,9 @@ char *sh_path(sh_proc *p, const char *path);
 /* Reads all of a file ("-" is standard input) into a new NUL-terminated buffer
  * (the caller frees *data). 0, or -1 after printing the error (sh_err_path). */
 int sh_load(sh_proc *p, const char *path, char **data, size_t *len);
+/* The same without a message: -1 with errno set (EISDIR for a directory, ENOMEM
+ * when out of memory). */
+int sh_read_file(sh_proc *p, const char *path, char **data, size_t *len);
 /* Writes data to a file (created or truncated; append != 0 appends). 0, or -1
  * after printing the error. */
 int sh_save(sh_proc *p, const char *path, const void *data, size_t len, int append);

@@ -1,20 +1,10 @@
-/* The shell interpreter (first part: state and running one command). */
+/* The shell's state and entry points: variables, functions and positional
+ * parameters, subshell snapshots, and what commands ask of the shell through
+ * sh.h (working directory, environment, running another command). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "shell.h"
-
-typedef struct sh_var {
-    char *name, *value;
-    int exported;
-} sh_var;
-
-struct sh_shell {
-    char *cwd;
-    sh_var *vars;
-    int n_vars, cap_vars;
-    char **env; /* sh_environ's last answer */
-};
+#include "ast.h"
 
 sh_shell *sh_new(const char *cwd)
 {
@@ -22,8 +12,10 @@ sh_shell *sh_new(const char *cwd)
     if (!sh)
         return NULL;
     sh->cwd = strdup(cwd);
-    if (!sh->cwd) {
-        free(sh);
+    sh->arg0 = strdup("sh");
+    if (!sh->cwd || !sh->arg0 || sh_setvar(sh, "PWD", cwd, 1) < 0 ||
+        sh_setvar(sh, "IFS", " \t\n", 0) < 0) {
+        sh_free(sh);
         return NULL;
     }
     return sh;
@@ -38,18 +30,60 @@ static void free_env(sh_shell *sh)
     sh->env = NULL;
 }
 
+static void free_vars(sh_var *vars, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(vars[i].name);
+        free(vars[i].value);
+    }
+    free(vars);
+}
+
+static void free_funcs(sh_func *funcs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(funcs[i].name);
+        sh_tree_release(funcs[i].tree);
+    }
+    free(funcs);
+}
+
+void sh_free_params(char **params, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(params[i]);
+    free(params);
+}
+
 void sh_free(sh_shell *sh)
 {
     if (!sh)
         return;
-    for (int i = 0; i < sh->n_vars; i++) {
-        free(sh->vars[i].name);
-        free(sh->vars[i].value);
+    free_vars(sh->vars, sh->n_vars);
+    free_funcs(sh->funcs, sh->n_funcs);
+    for (int i = 0; i < sh->n_saved; i++) {
+        free(sh->saved[i].name);
+        free(sh->saved[i].value);
     }
-    free(sh->vars);
+    free(sh->saved);
+    sh_free_params(sh->params, sh->n_params);
     free_env(sh);
     free(sh->cwd);
+    free(sh->arg0);
+    free(sh->trap_exit);
     free(sh);
+}
+
+void sh_set_commands(sh_shell *sh, const sh_applet *commands)
+{
+    sh->commands = commands;
+}
+
+int sh_exited(sh_shell *sh)
+{
+    int r = sh->exited;
+    sh->exited = 0;
+    return r;
 }
 
 static sh_var *find_var(sh_shell *sh, const char *name)
@@ -58,6 +92,12 @@ static sh_var *find_var(sh_shell *sh, const char *name)
         if (strcmp(sh->vars[i].name, name) == 0)
             return &sh->vars[i];
     return NULL;
+}
+
+const char *sh_var_get(sh_shell *sh, const char *name)
+{
+    sh_var *v = find_var(sh, name);
+    return v ? v->value : NULL;
 }
 
 int sh_setvar(sh_shell *sh, const char *name, const char *value, int export)
@@ -91,6 +131,116 @@ int sh_setvar(sh_shell *sh, const char *name, const char *value, int export)
     return 0;
 }
 
+int sh_var_unset(sh_shell *sh, const char *name)
+{
+    sh_var *v = find_var(sh, name);
+    if (!v)
+        return 0;
+    free(v->name);
+    free(v->value);
+    *v = sh->vars[--sh->n_vars];
+    return 0;
+}
+
+/* --- subshells ------------------------------------------------------------ */
+
+struct sh_snapshot {
+    char *cwd;
+    sh_var *vars;
+    int n_vars;
+    sh_func *funcs;
+    int n_funcs;
+    char **params;
+    int n_params;
+    int opts[5];
+    int loops, funcs_depth, n_saved;
+};
+
+sh_snapshot *sh_snapshot_take(sh_shell *sh)
+{
+    sh_snapshot *s = calloc(1, sizeof(*s));
+    if (!s)
+        return NULL;
+    s->cwd = strdup(sh->cwd);
+    s->vars = calloc((size_t)sh->n_vars + 1, sizeof(sh_var));
+    s->funcs = calloc((size_t)sh->n_funcs + 1, sizeof(sh_func));
+    s->params = calloc((size_t)sh->n_params + 1, sizeof(char *));
+    int ok = s->cwd && s->vars && s->funcs && s->params;
+    for (int i = 0; ok && i < sh->n_vars; i++) {
+        s->vars[i].name = strdup(sh->vars[i].name);
+        s->vars[i].value = strdup(sh->vars[i].value);
+        s->vars[i].exported = sh->vars[i].exported;
+        s->n_vars = i + 1;
+        ok = s->vars[i].name && s->vars[i].value;
+    }
+    for (int i = 0; ok && i < sh->n_funcs; i++) {
+        s->funcs[i].name = strdup(sh->funcs[i].name);
+        s->funcs[i].body = sh->funcs[i].body;
+        s->funcs[i].tree = sh->funcs[i].tree;
+        s->funcs[i].tree->refs++;
+        s->n_funcs = i + 1;
+        ok = s->funcs[i].name != NULL;
+    }
+    for (int i = 0; ok && i < sh->n_params; i++) {
+        s->params[i] = strdup(sh->params[i]);
+        s->n_params = i + 1;
+        ok = s->params[i] != NULL;
+    }
+    if (!ok) {
+        free(s->cwd);
+        free_vars(s->vars, s->n_vars);
+        free_funcs(s->funcs, s->n_funcs);
+        sh_free_params(s->params, s->n_params);
+        free(s);
+        return NULL;
+    }
+    int opts[5] = { sh->opt_e, sh->opt_u, sh->opt_x, sh->opt_f, sh->opt_pipefail };
+    memcpy(s->opts, opts, sizeof(opts));
+    s->loops = sh->loops;
+    s->funcs_depth = sh->funcs_depth;
+    s->n_saved = sh->n_saved;
+    return s;
+}
+
+/* Puts the shell back as it was when s was taken, and frees s. */
+void sh_snapshot_restore(sh_shell *sh, sh_snapshot *s)
+{
+    free(sh->cwd);
+    sh->cwd = s->cwd;
+    free_vars(sh->vars, sh->n_vars);
+    sh->vars = s->vars;
+    sh->n_vars = sh->cap_vars = s->n_vars;
+    if (sh->cap_vars == 0) {
+        free(sh->vars);
+        sh->vars = NULL;
+    }
+    free_funcs(sh->funcs, sh->n_funcs);
+    sh->funcs = s->funcs;
+    sh->n_funcs = sh->cap_funcs = s->n_funcs;
+    if (sh->cap_funcs == 0) {
+        free(sh->funcs);
+        sh->funcs = NULL;
+    }
+    sh_free_params(sh->params, sh->n_params);
+    sh->params = s->params;
+    sh->n_params = s->n_params;
+    sh->opt_e = s->opts[0];
+    sh->opt_u = s->opts[1];
+    sh->opt_x = s->opts[2];
+    sh->opt_f = s->opts[3];
+    sh->opt_pipefail = s->opts[4];
+    sh->loops = s->loops;
+    sh->funcs_depth = s->funcs_depth;
+    while (sh->n_saved > s->n_saved) {
+        sh->n_saved--;
+        free(sh->saved[sh->n_saved].name);
+        free(sh->saved[sh->n_saved].value);
+    }
+    free(s);
+}
+
+/* --- what commands see (sh.h) --------------------------------------------- */
+
 const char *sh_cwd(sh_proc *p)
 {
     return p->sh->cwd;
@@ -98,8 +248,7 @@ const char *sh_cwd(sh_proc *p)
 
 const char *sh_getenv(sh_proc *p, const char *name)
 {
-    sh_var *v = find_var(p->sh, name);
-    return v ? v->value : NULL;
+    return sh_var_get(p->sh, name);
 }
 
 char **sh_environ(sh_proc *p)
@@ -116,35 +265,97 @@ char **sh_environ(sh_proc *p)
         sh_buf b = { 0 };
         if (sh_buf_addf(&b, "%s=%s", sh->vars[i].name, sh->vars[i].value) < 0)
             break;
-        sh->env[k++] = sh_buf_take(&b, NULL);
+        sh->env[k] = sh_buf_take(&b, NULL);
+        if (!sh->env[k])
+            break;
+        k++;
     }
     return sh->env;
 }
 
+/* Quotes s for the shell when it needs it (eval of a command built from argv). */
+static void add_quoted(sh_buf *b, const char *s)
+{
+    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+                  strlen(s)) {
+        sh_buf_adds(b, s);
+        return;
+    }
+    sh_buf_addc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            sh_buf_adds(b, "'\\''");
+        else
+            sh_buf_addc(b, *s);
+    }
+    sh_buf_addc(b, '\'');
+}
+
 int sh_run(sh_proc *p, char **argv, char **assigns, const char *in, size_t in_len)
 {
-    (void)assigns;
-    int argc = 0;
-    while (argv[argc])
-        argc++;
-    if (argc == 0)
+    sh_shell *sh = p->sh;
+    if (!argv[0])
         return 0;
-    const sh_applet *a = sh_applet_find(argv[0]);
-    if (!a) {
-        sh_proc q = *p;
-        q.name = "sh";
-        sh_err(&q, "%s: command not found", argv[0]);
-        return 127;
+    /* The command is run as the shell would run the same words, quoted. */
+    sh_buf cmd = { 0 };
+    for (char **a = assigns; a && *a; a++) {
+        const char *eq = strchr(*a, '=');
+        if (!eq)
+            continue;
+        sh_buf_add(&cmd, *a, (size_t)(eq - *a + 1));
+        add_quoted(&cmd, eq + 1);
+        sh_buf_addc(&cmd, ' ');
     }
-    sh_proc q = { p->sh, a->name, in, in_len, p->out, p->err };
-    return a->main(&q, argc, argv);
+    for (char **a = argv; *a; a++) {
+        if (a != argv)
+            sh_buf_addc(&cmd, ' ');
+        add_quoted(&cmd, *a);
+    }
+    char *src = sh_buf_cstr(&cmd);
+    if (!src) {
+        sh_err(p, "out of memory");
+        sh_buf_free(&cmd);
+        return 126;
+    }
+    sh_input input = { in, in_len, 0 };
+    sh_io io = { &input, p->out, p->err };
+    sh_snapshot *s = sh_snapshot_take(sh);
+    if (!s) {
+        sh_err(p, "out of memory");
+        sh_buf_free(&cmd);
+        return 126;
+    }
+    int status = sh_exec_source(sh, src, &io);
+    if (sh->flow == FLOW_EXIT)
+        status = sh->flow_n;
+    sh_snapshot_restore(sh, s);
+    sh->flow = FLOW_NONE;
+    sh_buf_free(&cmd);
+    return status;
 }
 
 int sh_eval(sh_shell *sh, const char *src, sh_stream *out, sh_stream *err, const char *in,
             size_t in_len)
 {
-    (void)src;
-    sh_proc p = { sh, "sh", in, in_len, out, err };
-    sh_err(&p, "the interpreter is not written yet");
-    return 2;
+    sh_input input = { in, in_len, 0 };
+    sh_io io = { &input, out, err };
+    int status = sh_exec_source(sh, src, &io);
+    if (sh->flow == FLOW_EXIT) {
+        status = sh->flow_n;
+        sh->exited = 1;
+    }
+    sh->flow = FLOW_NONE;
+    sh->status = status;
+    /* trap ... EXIT runs when a command line ends (each is a script's run). */
+    if (sh->trap_exit) {
+        char *trap = sh->trap_exit;
+        sh->trap_exit = NULL;
+        sh_exec_source(sh, trap, &io);
+        if (sh->flow == FLOW_EXIT)
+            status = sh->flow_n;
+        sh->flow = FLOW_NONE;
+        sh->status = status;
+        free(trap);
+    }
+    return status;
 }

@@ -18,4 +18,12 @@ int sh_setvar(sh_shell *sh, const char *name, const char *value, int export);
 int sh_eval(sh_shell *sh, const char *src, sh_stream *out, sh_stream *err, const char *in,
             size_t in_len);
 
+/* Adds the embedder's commands (the guest's `js` and `tool`), found after the
+ * builtins and before the applets. The table (ended by { NULL }) must outlive
+ * the shell. */
+void sh_set_commands(sh_shell *sh, const sh_applet *commands);
+/* Whether `exit` ended the last command line (an interactive loop stops then);
+ * the answer is given once. */
+int sh_exited(sh_shell *sh);
+
 #endif

@@ -258,6 +258,21 @@ def _declare(h: ctypes.CDLL) -> None:
     _proto(h, "capsa_fs_export_tar", c_int, sb, c_char_p, POINTER(c_void_p), POINTER(c_size_t))
     _proto(h, "capsa_fs_import_tar", c_int, sb, c_char_p, c_char_p, c_size_t)
     _proto(h, "capsa_free", None, c_void_p)
+    # The shell: declared when the library has it, so that a libcapsa.so from before
+    # the shell still loads (Sandbox.shell then raises ShellNotAvailable).
+    try:
+        _proto(h, "capsa_shell", c_int, sb, c_char_p, c_char_p, c_size_t, POINTER(c_void_p))
+        _proto(h, "capsa_result_exit_code", c_int, c_void_p)
+        _proto(h, "capsa_result_shell_exited", c_int, c_void_p)
+    except AttributeError:
+        pass
+
+
+def has_shell(handle: ctypes.CDLL | None = None) -> bool:
+    """Whether the library has the shell (capsa_shell and its result accessors)."""
+    h = handle if handle is not None else lib()
+    return all(hasattr(h, n) for n in ("capsa_shell", "capsa_result_exit_code",
+                                       "capsa_result_shell_exited"))
 
 
 _lib: ctypes.CDLL | None = None

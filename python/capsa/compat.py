@@ -6,10 +6,14 @@ Differences from amla, all on the strict side:
 - constraint strings capsa does not understand raise ``PolicyError`` (amla drops them
   silently), as do constraints for tools that are not in ``tools``;
 - a script that throws gives ``ExecutionResult.error`` and ``success=False`` (amla
-  reports success with the error only on stderr);
-- there is no shell in this version: ``shell()`` and ``run(..., language="shell")``
-  answer with an error saying so, and ``as_langchain_tools()`` returns the JavaScript
-  tool only; prompts and descriptions do not offer a shell.
+  reports success with the error only on stderr); a shell command line that exits
+  with a non-zero status gives ``success=False`` and ``error="exit status N"``.
+
+The shell is the library's (see ``Sandbox.run_shell``): ``shell()`` and ``run(...,
+language="shell")`` run a POSIX-sh command line in the same sandbox as the JavaScript
+(same files, same tools and capabilities through its ``tool`` command), and
+``as_langchain_tools()`` returns a JavaScript and a shell tool, as amla's. Its
+``tool`` command reaches synchronous tools; ``async def`` ones are for JavaScript.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 from .capabilities import Constraint, ConstraintSet, ToolCallCap
 from .errors import CapsaError, PolicyError, ShellNotAvailable
-from .sandbox import SHELL_UNAVAILABLE, Sandbox
+from .sandbox import RunResult, Sandbox
 from .tools import bind_tools
 
 __all__ = ["ExecutionResult", "SandboxTool", "create_sandbox_tool", "DEFAULT_MAX_CALLS"]
@@ -34,13 +38,15 @@ _LANGCHAIN_MISSING = ("{what} needs LangChain, which is not installed: pip insta
 
 @dataclass
 class ExecutionResult:
-    """Result of ``SandboxTool.execute`` (amla's): output, the returned value, the error."""
+    """Result of ``SandboxTool.execute`` and ``shell`` (amla's): output, the returned
+    value, the error; ``exit_code`` is the shell's exit status (None for JavaScript)."""
 
     stdout: str = ""
     stderr: str = ""
     return_value: Any = None
     error: str | None = None
     success: bool = True
+    exit_code: int | None = None
 
     def __str__(self) -> str:
         if self.error:
@@ -63,6 +69,13 @@ _JS_DESCRIPTION = """Execute JavaScript in a secure sandbox.
 - Call tools with async/await: `const data = await toolName({param: "value"});`
 - Print what you need with console.log(); `return x` gives a value.
 - Files: `await fs.writeFile('/workspace/data.json', text)`, `await fs.readFile(path, 'utf8')`.
+"""
+
+_SHELL_DESCRIPTION = """Run a POSIX shell command line in the same secure sandbox (same files).
+- Pipes, redirections, variables, if/for/while; applets: cat, grep, sed, awk, jq, sort,
+  head, tail, wc, ... (`help` lists them). The working directory is /workspace.
+- Call a tool: `tool toolName --param value` (prints its JSON result).
+- JavaScript from the shell: `js -e 'console.log(1 + 1)'`.
 """
 
 
@@ -103,21 +116,31 @@ class SandboxTool:
                                error=str(r.error) if r.error else None, success=r.error is None)
 
     def shell(self, command: str, *, stdin: str | bytes | None = None) -> ExecutionResult:
-        """Not available in this version: an ExecutionResult whose error says so."""
-        return ExecutionResult(error=SHELL_UNAVAILABLE, success=False)
+        """Runs a shell command line (``stdin`` is its standard input); never raises for
+        the command's or a limit's failure. ``success`` is exit status 0."""
+        try:
+            r: RunResult = self.sandbox.run_shell(command, stdin)
+        except CapsaError as exc:
+            res = exc.result
+            return ExecutionResult(stdout=res.stdout if res else "", stderr=res.stderr if res else "",
+                                   error=f"{type(exc).__name__}: {exc}", success=False)
+        failed = r.exit_code != 0
+        return ExecutionResult(stdout=r.stdout, stderr=r.stderr, return_value=r.exit_code,
+                               error=f"exit status {r.exit_code}" if failed else None,
+                               success=not failed, exit_code=r.exit_code)
 
     def run(self, code: str, language: str | None = None, *,
             stdin: str | bytes | None = None) -> str:
-        """Executes code ("javascript", or "shell" which is not available) and returns
-        text for the model (``ExecutionResult.to_tool_message``)."""
+        """Executes code ("javascript", or "shell" for a command line; "js", "bash" and
+        "sh" are synonyms) and returns text for the model
+        (``ExecutionResult.to_tool_message``)."""
         lang = (language or self.default_language).lower()
         if lang in ("shell", "bash", "sh"):
             result = self.shell(code, stdin=stdin)
         elif lang in ("javascript", "js"):
             result = self.execute(code, stdin=stdin)
         else:
-            raise ValueError(f"unknown language {language!r}: 'javascript' (or 'shell', not "
-                             "available in this version)")
+            raise ValueError(f"unknown language {language!r}: 'javascript' or 'shell'")
         return result.to_tool_message()
 
     def as_langchain_tool(self) -> Any:
@@ -134,18 +157,26 @@ class SandboxTool:
                               args_schema=CodeInput, func=_run)
 
     def as_langchain_tools(self) -> list[Any]:
-        """amla returns a JavaScript and a shell tool; without a shell, capsa returns
-        the JavaScript one only (``sandbox_js``)."""
+        """A JavaScript tool (``sandbox_js``) and a shell tool (``sandbox_shell``) over
+        the same sandbox, as amla's."""
         StructuredTool, BaseModel, Field = _langchain()
 
         class JSInput(BaseModel):  # type: ignore[misc, valid-type]
             code: str = Field(description="JavaScript code to execute")
 
+        class ShellInput(BaseModel):  # type: ignore[misc, valid-type]
+            command: str = Field(description="Shell command line to run")
+
         def _run_js(code: str) -> str:
             return self.run(code, "javascript")
 
+        def _run_shell(command: str) -> str:
+            return self.run(command, "shell")
+
         return [StructuredTool(name="sandbox_js", description=self._tool_description(),
-                               args_schema=JSInput, func=_run_js)]
+                               args_schema=JSInput, func=_run_js),
+                StructuredTool(name="sandbox_shell", description=self._shell_description(),
+                               args_schema=ShellInput, func=_run_shell)]
 
     def _signature(self, func: Callable[..., Any]) -> str:
         params = []
@@ -176,6 +207,15 @@ class SandboxTool:
             for name, func in self._tool_map.items():
                 doc = (inspect.getdoc(func) or "").split("\n")[0]
                 lines.append(f"  - {name}({{{self._signature(func)}}})" + (f" - {doc}" if doc else ""))
+        limits = self._limits_summary()
+        if limits:
+            lines += ["LIMITS:", limits]
+        return "\n".join(lines)
+
+    def _shell_description(self) -> str:
+        lines = [_SHELL_DESCRIPTION.rstrip()]
+        if self._tool_map:
+            lines.append("Available tools (`tool NAME --param value`): " + ", ".join(self._tool_map))
         limits = self._limits_summary()
         if limits:
             lines += ["LIMITS:", limits]
@@ -222,9 +262,20 @@ A failed tool call throws an Error whose `code` says why (e.g. permission_denied
         return "\n".join(sections)
 
     def get_system_prompt_for_separate_tools(self, *, include_tools: bool = True) -> str:
-        """The prompt for ``as_langchain_tools()`` (one ``sandbox_js`` tool here)."""
-        return self.get_system_prompt(include_tools=include_tools).replace(
+        """The prompt for ``as_langchain_tools()``: ``sandbox_js`` and ``sandbox_shell``."""
+        prompt = self.get_system_prompt(include_tools=include_tools).replace(
             f"a `{self.name}` tool", "a `sandbox_js` tool")
+        return prompt + """
+
+### Shell
+
+The `sandbox_shell` tool runs a POSIX shell command line (pass it as `command`) in the
+same sandbox: the same files (working directory /workspace), pipes and the applets cat,
+grep, sed, awk, jq, sort, head, wc, ... (`help` lists them). Call a tool with
+`tool toolName --param value`; its JSON result is printed. Example:
+```sh
+cat /workspace/data.json | jq '.[] | .id' | sort | uniq -c
+```"""
 
 
 def _langchain() -> tuple[Any, Any, Any]:

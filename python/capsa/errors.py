@@ -17,7 +17,7 @@
     ├── FilesError and subclasses    the files API (also the matching OSError)
     ├── InvalidArgument              CAPSA_EINVAL (also ValueError)
     ├── TooManySandboxes             CAPSA_ETOOMANY
-    └── ShellNotAvailable            shell() in this version (also NotImplementedError)
+    └── ShellNotAvailable            a libcapsa.so older than the shell (also NotImplementedError)
 """
 
 from __future__ import annotations
@@ -148,7 +148,8 @@ class TooManySandboxes(CapsaError):
 
 
 class ShellNotAvailable(CapsaError, NotImplementedError):
-    """The shell (``shell(cmd)``) is not part of this version of capsa."""
+    """The loaded libcapsa.so has no shell (``capsa_shell``): it is older than the
+    package. Raised by ``shell``/``run_shell``; a current build has the shell."""
 
 
 class FilesError(CapsaError, OSError):

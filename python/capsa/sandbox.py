@@ -1,14 +1,25 @@
-"""The Sandbox: one guest instance with its JS state, files, tools and capabilities.
+"""The Sandbox: one guest instance with its JS state, shell state, files, tools and
+capabilities.
 
 It speaks two dialects:
 
-- the native one: ``run(code) -> RunResult`` / ``await run_async(code)``, ``files``,
-  ``reset()``, ``close()``; limits raise ``LimitExceeded`` subclasses, a script that
-  throws gives a result whose ``error`` is set;
+- the native one: ``run(code) -> RunResult`` / ``await run_async(code)`` for
+  JavaScript, ``run_shell(command, stdin) -> RunResult`` / ``await
+  run_shell_async(...)`` for the shell (``RunResult.exit_code`` is its exit status),
+  ``files``, ``reset()``, ``close()``; limits raise ``LimitExceeded`` subclasses, a
+  script that throws gives a result whose ``error`` is set;
 - amla-sandbox's: ``execute(code, on_output=None, stdin=None) -> str`` (stdout; a script
-  error goes to ``last_stderr``, as amla's), ``execute_async``, ``can_call``,
-  ``get_capabilities``, ``get_remaining_calls``, ``get_call_counts``,
-  ``get_audit_entries``.
+  error goes to ``last_stderr``, as amla's), ``execute_async``, ``shell(command,
+  stdin=None) -> str`` (stdout; stderr in ``last_stderr``, the status in
+  ``last_exit_code``), ``can_call``, ``get_capabilities``, ``get_remaining_calls``,
+  ``get_call_counts``, ``get_audit_entries``.
+
+The shell is the library's (``capsa_shell``): a POSIX sh that runs inside the guest,
+confined as scripts are, with applets (cat, grep, sed, awk, jq, ...; ``help`` lists
+them), ``js -e CODE`` for JavaScript in the scripts' context and ``tool NAME --param
+value`` for the registered tools, under the same capabilities as calls from JS. Its
+variables, functions and working directory (/workspace at first) persist between
+command lines, until a limit or ``reset()`` starts the guest afresh.
 
 Tool calls: tools whose handler is synchronous are registered with a C callback and
 run on the library's worker threads (``Limits.tool_concurrency`` at once), in both
@@ -17,6 +28,12 @@ one: the library leaves their calls to us (step mode), and ``run_async`` runs th
 tasks on the running event loop, concurrently, settles them and resumes the script
 (``run`` does the same on a private event loop). The blocking library calls of
 ``run_async`` run in the loop's default executor, so the loop is never blocked.
+
+The shell's ``tool`` command (and ``js -e`` code run by the shell) reaches the tools
+the library runs itself, the synchronous ones; it cannot wait for ``async def`` tools
+(nor an ``async`` ``tool_handler``), which step mode leaves to Python: such a call
+fails in the shell with a message on stderr and a non-zero status, and the binding
+rejects it without running the handler. JavaScript (``run``) calls them as usual.
 
 Strict where amla is not: a sandbox grants nothing unless ``capabilities`` say so.
 """
@@ -59,10 +76,12 @@ from .errors import (
 from .files import Files
 from .tools import BoundTool, ToolDefinition, bind_tools, in_tool_of
 
-__all__ = ["Sandbox", "RunResult", "Stats", "JSError", "Limits", "Mount", "SHELL_UNAVAILABLE"]
+__all__ = ["Sandbox", "RunResult", "Stats", "JSError", "Limits", "Mount"]
 
-SHELL_UNAVAILABLE = ("the shell is not available in this version of capsa: run JavaScript "
-                     "with run()/execute() (it has Node's fs API for files) instead")
+_NO_SHELL = ("the loaded libcapsa.so has no shell (capsa_shell): it is older than this "
+             "package; load a current build (make python, or set CAPSA_LIBRARY)")
+_SHELL_ASYNC_TOOL = ("the shell cannot wait for async tools (step mode): call this tool "
+                     "from JavaScript (run/execute) instead")
 
 OutputCallback = Callable[[str, str], None]
 """Native output callback: ``on_output(stream, text)`` with stream "stdout" or "stderr"."""
@@ -162,7 +181,12 @@ class JSError:
 class RunResult:
     """The outcome of a run: output, the returned value (as Python objects, via JSON),
     the error the script threw (None if it did not), statistics, and the tool
-    callbacks that failed in Python (``tool_errors``)."""
+    callbacks that failed in Python (``tool_errors``).
+
+    For a shell command line (``run_shell``): ``exit_code`` is its exit status (0-255;
+    ``value`` is the same number) and ``shell_exited`` tells whether it ran ``exit``.
+    ``exit_code`` is None for a JavaScript run. ``ok`` says the command line ran, not
+    that it succeeded: look at ``exit_code`` for that."""
 
     status: int
     stdout: str = ""
@@ -172,10 +196,13 @@ class RunResult:
     error: JSError | None = None
     stats: Stats = field(default_factory=Stats)
     tool_errors: list[ToolCallbackError] = field(default_factory=list)
+    exit_code: int | None = None
+    shell_exited: bool = False
 
     @property
     def ok(self) -> bool:
-        """True when the script completed without throwing."""
+        """True when the script completed without throwing (for a shell command line:
+        when it ran, whatever its exit status)."""
         return self.status == _lib.OK
 
     def raise_for_error(self) -> "RunResult":
@@ -260,6 +287,7 @@ class Sandbox:
         self._lock = threading.RLock()
         self._running = False
         self._last_stderr = ""
+        self._last_exit_code: int | None = None
         self._run_started = 0.0
         self._timer_ms = -1.0
         self._files: Files | None = None
@@ -423,13 +451,19 @@ class Sandbox:
         self._state.on_output = None
         self._running = False
 
-    def _c_step(self, first: tuple[bytes, bytes | None] | None) -> tuple[int, RunResult | None, str]:
-        """capsa_run (first = (code, filename)) or capsa_resume; reads the result at once
-        (it is valid until the next call). Blocking; releases the GIL."""
+    def _c_step(self, first: tuple[bytes, bytes | None] | None, shell: bool = False
+                ) -> tuple[int, RunResult | None, str]:
+        """capsa_run (first = (code, filename)), capsa_shell (first = (command line,
+        input), shell=True) or capsa_resume (first = None); reads the result at once (it
+        is valid until the next call). Blocking; releases the GIL."""
         lib = _lib.lib()
         res = ctypes.c_void_p()
         with self._use():
-            if first is not None:
+            if first is not None and shell:
+                cmdline, stdin = first
+                rc = lib.capsa_shell(self._handle, cmdline, stdin, len(stdin) if stdin else 0,
+                                     ctypes.byref(res))
+            elif first is not None:
                 code, filename = first
                 rc = lib.capsa_run(self._handle, code, len(code), filename, ctypes.byref(res))
             else:
@@ -486,6 +520,55 @@ class Sandbox:
             return self._finish(rc, result, msg)
         finally:
             self._end()
+
+    def run_shell(self, command: str, stdin: str | bytes | None = None, *,
+                  on_output: OutputCallback | None = None) -> RunResult:
+        """Runs a POSIX-sh command line in the sandbox's shell, with ``stdin`` (text, or
+        UTF-8 bytes) as its standard input.
+
+        Returns a RunResult whose ``exit_code`` is the exit status (a failing command is
+        not an exception) and whose ``stdout``/``stderr`` are the output, streamed to
+        ``on_output`` as for ``run``. Variables, functions and the working directory
+        persist to later command lines. ``tool NAME --param value`` calls a registered
+        synchronous tool under the capabilities; ``async def`` tools cannot be waited for
+        by the shell (the command fails with a message). Raises TimeLimitExceeded,
+        FuelExhausted, GuestTrap or OutOfMemory when a limit stops the command line (the
+        sandbox is reset: the shell's and the scripts' state are lost, files are kept),
+        TypeError / ValueError for a command that is not a str or holds a NUL, and
+        ShellNotAvailable when the loaded libcapsa.so predates the shell.
+        """
+        first = _shell_args(command, stdin)
+        self._begin(on_output)
+        try:
+            rc, result, msg = self._c_step(first, shell=True)
+            while rc == _lib.PENDING:
+                rc, result, msg = self._shell_unblock()
+            return self._finish(rc, _shell_result(rc, result), msg)
+        finally:
+            self._end()
+
+    async def run_shell_async(self, command: str, stdin: str | bytes | None = None, *,
+                              on_output: OutputCallback | None = None) -> RunResult:
+        """``run_shell`` for asyncio: the library works in the loop's default executor
+        (synchronous tools called by the shell's ``tool`` run on its worker threads)."""
+        first = _shell_args(command, stdin)
+        loop = asyncio.get_running_loop()
+        self._begin(on_output)
+        try:
+            rc, result, msg = await loop.run_in_executor(None, self._c_step, first, True)
+            while rc == _lib.PENDING:
+                rc, result, msg = await loop.run_in_executor(None, self._shell_unblock)
+            return self._finish(rc, _shell_result(rc, result), msg)
+        finally:
+            self._end()
+
+    def _shell_unblock(self) -> tuple[int, RunResult | None, str]:
+        """A command line waits for tool calls left to Python (async tools, step mode):
+        the shell has already given up on them (its command failed), so they are
+        rejected without running their handlers, and the command line resumed."""
+        for call_id, _name, _args in self._pending():
+            self._settle(call_id, False, ("tool_error", _SHELL_ASYNC_TOOL))
+        return self._c_step(None)
 
     def _pending(self) -> list[tuple[int, str, bytes]]:
         lib = _lib.lib()
@@ -593,6 +676,7 @@ class Sandbox:
             result = await self.run_async(source, on_output=_stdout_only(on_output))
         except CapsaError as exc:
             self._last_stderr = exc.result.stderr if exc.result is not None else ""
+            self._last_exit_code = None
             raise
         return self._execute_result(result)
 
@@ -601,6 +685,7 @@ class Sandbox:
             return fn()
         except CapsaError as exc:
             self._last_stderr = exc.result.stderr if exc.result is not None else ""
+            self._last_exit_code = None
             raise
 
     def _execute_result(self, result: RunResult) -> str:
@@ -608,6 +693,7 @@ class Sandbox:
         if result.error is not None:
             stderr += ("" if not stderr or stderr.endswith("\n") else "\n") + str(result.error) + "\n"
         self._last_stderr = stderr
+        self._last_exit_code = result.exit_code
         return result.stdout
 
     @property
@@ -615,9 +701,24 @@ class Sandbox:
         """stderr of the last ``execute`` (with the script's error, if it threw)."""
         return self._last_stderr
 
-    def shell(self, command: str, stdin: str | bytes | None = None) -> str:
-        """Not available in this version of capsa: always raises ShellNotAvailable."""
-        raise ShellNotAvailable(SHELL_UNAVAILABLE)
+    def shell(self, command: str, stdin: str | bytes | None = None,
+              on_output: Callable[[str], None] | None = None) -> str:
+        """Runs a shell command line and returns its stdout (amla's ``shell``).
+
+        ``stdin`` is the command line's standard input; ``on_output(chunk)`` streams
+        stdout. A failing command does not raise (as amla): its stderr is in
+        ``last_stderr`` and its exit status in ``last_exit_code``. Limits raise
+        ``LimitExceeded`` subclasses (RuntimeErrors). See ``run_shell`` for the rest.
+        """
+        cb = _stdout_only(on_output)
+        result = self._safe(lambda: self.run_shell(command, stdin, on_output=cb))
+        return self._execute_result(result)
+
+    @property
+    def last_exit_code(self) -> int | None:
+        """Exit status of the last ``shell`` command line (None after ``execute`` or
+        when a limit stopped it)."""
+        return self._last_exit_code
 
     # ---- capabilities ---------------------------------------------------------------
 
@@ -777,7 +878,50 @@ def _read_result(ptr: int) -> RunResult:
     lib.capsa_result_stats(ptr, ctypes.byref(st))
     stats = Stats(st.wall_ms, st.memory_bytes, st.stdout_bytes, st.stderr_bytes,
                   st.output_dropped, st.fuel_used, st.tool_calls)
-    return RunResult(lib.capsa_result_status(ptr), stdout, stderr, value, value_json, error, stats)
+    result = RunResult(lib.capsa_result_status(ptr), stdout, stderr, value, value_json, error, stats)
+    if _lib.has_shell(lib):
+        code = lib.capsa_result_exit_code(ptr)
+        if code >= 0:
+            result.exit_code = code
+            result.shell_exited = bool(lib.capsa_result_shell_exited(ptr))
+    return result
+
+
+def _shell_result(rc: int, result: RunResult | None) -> RunResult | None:
+    """The exit status of a command line that was resumed (capsa_resume gives the shell
+    entry's raw value: the status, plus 256 when it ran ``exit``)."""
+    if (rc == _lib.OK and result is not None and result.exit_code is None
+            and isinstance(result.value, int) and not isinstance(result.value, bool)
+            and 0 <= result.value <= 511):
+        raw = result.value
+        result.exit_code = raw & 255
+        result.shell_exited = raw > 255
+        result.value = result.exit_code
+        result.value_json = str(result.exit_code)
+    return result
+
+
+def _shell_args(command: Any, stdin: Any) -> tuple[bytes, bytes | None]:
+    """The command line (NUL-terminated for C) and the input of run_shell, checked."""
+    if not _lib.has_shell():
+        raise ShellNotAvailable(_NO_SHELL)
+    if not isinstance(command, str):
+        raise TypeError(f"command must be a str, not {type(command).__name__}")
+    if "\0" in command:
+        raise ValueError("command must not contain a NUL character")
+    cmdline = command.encode("utf-8")
+    if stdin is None:
+        return cmdline, None
+    if isinstance(stdin, str):
+        return cmdline, stdin.encode("utf-8")
+    if isinstance(stdin, (bytes, bytearray, memoryview)):
+        data = bytes(stdin)
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"stdin is not UTF-8 text: {exc}") from None
+        return cmdline, data
+    raise TypeError(f"stdin must be a str or bytes, not {type(stdin).__name__}")
 
 
 def _code_bytes(code: str | bytes) -> bytes:

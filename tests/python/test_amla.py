@@ -61,8 +61,14 @@ class SandboxCompatTest(unittest.TestCase):
 
     def test_shell_and_introspection(self) -> None:
         with self.make() as sb:
-            with self.assertRaises(NotImplementedError):
-                sb.shell("cat /tmp/x | wc -l")
+            sb.files.write("/tmp/x", "a\nb\n")
+            self.assertEqual(sb.shell("cat /tmp/x | wc -l").strip(), "2")
+            self.assertEqual(sb.shell("grep b", stdin=b"a\nb\n"), "b\n")
+            self.assertEqual(sb.shell("cat /nope"), "")
+            self.assertIn("/nope", sb.last_stderr)
+            self.assertEqual(sb.last_exit_code, 1)
+            out = sb.shell("tool stripe.listTransactions --limit 3 | jq -c .")
+            self.assertEqual(out, '{"method":"stripe.listTransactions","n":3}\n')
             self.assertTrue(sb.can_call("stripe.listTransactions", {}))
             self.assertEqual([c.method_pattern for c in sb.get_capabilities()], ["**"])
             self.assertEqual(sb.get_call_counts(), {})
@@ -123,9 +129,31 @@ class SandboxToolTest(unittest.TestCase):
         self.assertFalse(bad.success)
         self.assertIn("Error: boom", bad.error)
         self.assertIn("[error]: Error: boom", tool.run("throw new Error('boom')"))
-        self.assertIn("not available in this version", tool.run("ls", language="shell"))
-        self.assertFalse(tool.shell("ls").success)
         self.assertEqual(tool.run("", stdin="console.log('s')"), "s\n")
+
+    def test_shell_language(self) -> None:
+        tool = capsa.create_sandbox_tool(tools=[get_weather], max_calls={"get_weather": 1})
+        self.assertEqual(tool.run("echo hi | tr a-z A-Z", language="shell"), "HI\n")
+        self.assertEqual(tool.run("tool get_weather --city SF | jq .temp", language="bash"), "21\n")
+        self.assertIn("Call limit reached", tool.run("tool get_weather --city SF", language="sh"))
+        self.assertEqual(tool.run("wc -l", language="shell", stdin="1\n2\n").strip(), "2")
+        res = tool.shell("echo partial; exit 3")
+        self.assertEqual((res.stdout, res.exit_code, res.success, res.error),
+                         ("partial\n", 3, False, "exit status 3"))
+        self.assertIn("[error]: exit status 3", tool.run("echo partial; exit 3", language="shell"))
+        ok = tool.shell("echo fine")
+        self.assertEqual((ok.success, ok.exit_code, ok.error), (True, 0, None))
+        self.assertIsNone(tool.execute("return 1").exit_code)
+        self.assertIn("syntax error", tool.run("if then", language="shell"))
+        with self.assertRaisesRegex(ValueError, "unknown language"):
+            tool.run("x", language="python")
+        shell_default = capsa.create_sandbox_tool(default_language="shell")
+        self.assertEqual(shell_default.run("echo $((6 * 7))"), "42\n")
+        slow = capsa.create_sandbox_tool(tools=[get_weather])
+        slow.sandbox.close()
+        res = slow.shell("echo x")
+        self.assertFalse(res.success)
+        self.assertIn("closed", res.error)
 
     def test_constraints_and_budgets(self) -> None:
         tool = capsa.create_sandbox_tool(
@@ -163,6 +191,10 @@ class SandboxToolTest(unittest.TestCase):
         prompt = tool.get_system_prompt()
         self.assertIn("`get_weather({city: str})` - Current weather of a city.", prompt)
         self.assertNotIn("language=\"shell\"", prompt)
+        separate = tool.get_system_prompt_for_separate_tools()
+        self.assertIn("a `sandbox_js` tool", separate)
+        self.assertIn("`sandbox_shell`", separate)
+        self.assertIn("tool toolName --param value", separate)
         self.assertNotIn("Available Functions", tool.get_system_prompt(include_tools=False))
 
     def test_langchain_export_needs_langchain(self) -> None:
@@ -177,6 +209,9 @@ class SandboxToolTest(unittest.TestCase):
         else:
             lc = capsa.create_sandbox_tool(tools=[get_weather]).as_langchain_tool()
             self.assertEqual(lc.invoke({"code": "console.log(2)"}), "2\n")
+            js, sh = capsa.create_sandbox_tool().as_langchain_tools()
+            self.assertEqual((js.name, sh.name), ("sandbox_js", "sandbox_shell"))
+            self.assertEqual(sh.invoke({"command": "echo $((1 + 1))"}), "2\n")
 
 
 if __name__ == "__main__":

@@ -143,13 +143,6 @@ class EngineTest(unittest.TestCase):
         sb.close()
         engine.close()
 
-    def test_shell_is_not_available(self) -> None:
-        with capsa.Sandbox() as sb:
-            with self.assertRaisesRegex(capsa.ShellNotAvailable, "not available in this version"):
-                sb.shell("ls")
-            with self.assertRaises(NotImplementedError):
-                sb.shell("echo hi")
-
 
 if __name__ == "__main__":
     unittest.main()

@@ -15,3 +15,10 @@ $(BUILD)/sh-native: $(SHELL_SRCS) $(wildcard guest/shell/*.h) tests/shell/native
 shell-native: $(BUILD)/sh-native
 	@rm -rf $(BUILD)/sh-bin && mkdir -p $(BUILD)/sh-bin
 	@for a in $$($(BUILD)/sh-native --applets); do ln -s ../sh-native $(BUILD)/sh-bin/$$a; done
+
+# The "ours" side of compare.sh capsa: every case through the library in one process.
+$(TEST_BIN)/shell_batch: tests/shell/batch.c $(BUILD)/libcapsa.a
+	@mkdir -p $(TEST_BIN)
+	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
+
+TEST_PROGRAMS += $(TEST_BIN)/shell_batch

@@ -570,6 +570,64 @@ TEST(allocation_failure)
     CHECK(succeeded, "with enough allocations the run succeeds");
 }
 
+/* capsa_shell: a command line's output, exit status, input and JSON; the shell's
+ * state between command lines; the same context as JS; misuse. */
+TEST(shell)
+{
+    capsa_sandbox *sb = new_sandbox();
+    const capsa_result *r = NULL;
+    size_t len;
+    int rc = capsa_shell(sb, "echo hello; echo oops >&2; exit 3", NULL, 0, &r);
+    CHECK_INT(rc, CAPSA_OK, "a command line that ran is CAPSA_OK whatever its status");
+    CHECK_INT(capsa_result_exit_code(r), 3, "the exit status");
+    CHECK_STR(capsa_result_stdout(r, &len), "hello\n", "its stdout");
+    CHECK_STR(capsa_result_stderr(r, &len), "oops\n", "its stderr");
+    CHECK_STR(capsa_result_value(r), "3", "the value is the exit status");
+    CHECK_INT(capsa_result_shell_exited(r), 1, "`exit` is reported");
+    char *json = capsa_result_json(r);
+    CHECK_CONTAINS(json, "\"exit_code\":3", "the JSON has the exit code");
+    capsa_free(json);
+
+    rc = capsa_shell(sb, "wc -l | tr -d ' '", "a\nb\nc\n", 6, &r);
+    CHECK_STR(capsa_result_stdout(r, &len), "3\n", "the input is the standard input");
+    CHECK_INT(capsa_result_shell_exited(r), 0, "no exit this time");
+
+    capsa_shell(sb, "greet() { echo \"hi $1\"; }; X=kept; cd /tmp; echo data > f.txt", NULL, 0, &r);
+    rc = capsa_shell(sb, "greet $X; pwd; cat f.txt", NULL, 0, &r);
+    CHECK_STR(capsa_result_stdout(r, &len), "hi kept\n/tmp\ndata\n",
+              "functions, variables and the directory persist between command lines");
+
+    rc = capsa_run(sb, "globalThis.fromJs = 42; const s = await shell('echo $((6*7))'); "
+                       "return [s.stdout, s.exitCode]", 93, NULL, &r);
+    CHECK_STR(capsa_result_value(r), "[\"42\\n\",0]", "await shell() from JS");
+    CHECK_INT(capsa_result_exit_code(r), -1, "a JS run has no exit code");
+    rc = capsa_shell(sb, "js -e 'console.log(fromJs + 1)' | tr 4 x", NULL, 0, &r);
+    CHECK_STR(capsa_result_stdout(r, &len), "x3\n", "js -e shares the scripts' context, in a pipe");
+
+    rc = capsa_shell(sb, "if then fi", NULL, 0, &r);
+    CHECK_INT(capsa_result_exit_code(r), 2, "a syntax error is status 2");
+    CHECK_CONTAINS(capsa_result_stderr(r, &len), "syntax error", "and says so");
+    rc = capsa_shell(sb, "nosuchcommand", NULL, 0, &r);
+    CHECK_INT(capsa_result_exit_code(r), 127, "an unknown command is 127");
+
+    CHECK_INT(capsa_shell(sb, NULL, NULL, 0, &r), CAPSA_EINVAL, "a NULL command line is misuse");
+    CHECK(r == NULL, "no result on misuse");
+    CHECK_INT(capsa_shell(sb, "cat", NULL, 3, &r), CAPSA_EINVAL, "NULL input with a length is misuse");
+    CHECK_INT(capsa_shell(NULL, "true", NULL, 0, &r), CAPSA_EINVAL, "a NULL sandbox is misuse");
+    capsa_sandbox_free(sb);
+
+    capsa_options opts;
+    capsa_options_init(&opts);
+    opts.timeout_ms = 200;
+    CHECK_INT(capsa_sandbox_new(engine, &opts, &sb), CAPSA_OK, "a sandbox with a time limit");
+    rc = capsa_shell(sb, "while :; do :; done", NULL, 0, &r);
+    CHECK_INT(rc, CAPSA_ETIMEOUT, "an endless shell loop hits the time limit");
+    CHECK_INT(capsa_result_exit_code(r), -1, "and has no exit code");
+    rc = capsa_shell(sb, "echo after", NULL, 0, &r);
+    CHECK_STR(capsa_result_stdout(r, &len), "after\n", "the shell works again after the reset");
+    capsa_sandbox_free(sb);
+}
+
 int main(void)
 {
     if (capsa_engine_new(NULL, &engine) != CAPSA_OK) {
@@ -593,6 +651,7 @@ int main(void)
     RUN(timeout);
     RUN(fuel);
     RUN(allocation_failure);
+    RUN(shell);
     capsa_engine_free(engine);
     return test_summary("test_api");
 }

@@ -1,0 +1,7 @@
+#!/bin/sh
+# The shell inside the sandbox against the system's shell and tools: every case
+# file of compare/ (grammar.txt the interpreter, the others the applets) is run
+# through `capsa shell -c` and through bash with GNU coreutils, sed, gawk and jq,
+# and the outputs and exit statuses compared (compare.sh).
+here=$(cd "$(dirname "$0")" && pwd)
+exec bash "$here/compare.sh" capsa "$here"/compare/*.txt
