@@ -136,6 +136,8 @@ demo: deps
 	$(BUILD)/capsa run examples/agent.js
 	PATH="$(abspath $(BUILD)):$$PATH" $(BUILD)/capsa run --tools examples/tools/tools.json \
 		--policy examples/tools/policy.json examples/tools_agent.js
+	PATH="$(abspath $(BUILD)):$$PATH" $(BUILD)/capsa shell --tools examples/tools/tools.json \
+		--policy examples/tools/policy.json examples/shell_agent.sh
 
 -include tests/tests.mk
 -include bench/bench.mk
