@@ -15,10 +15,14 @@ static JSValue format_error, tool_command;
 /* The streams the console writes to now (NULL: the run's stdout and stderr). */
 static sh_stream *cur_out, *cur_err;
 
+/* Sends the console to out and err; what it went to before is kept in
+ * *save_out and *save_err when they are not NULL. */
 static void redirect(sh_stream *out, sh_stream *err, sh_stream **save_out, sh_stream **save_err)
 {
-    *save_out = cur_out;
-    *save_err = cur_err;
+    if (save_out)
+        *save_out = cur_out;
+    if (save_err)
+        *save_err = cur_err;
     cur_out = out;
     cur_err = err;
     capsa_guest_redirect(out, err);
@@ -178,8 +182,7 @@ static int cmd_js(sh_proc *p, int argc, char **argv)
         if (status == 0)
             JS_FreeValue(ctx, v);
     }
-    sh_stream *dummy_out, *dummy_err;
-    redirect(so, se, &dummy_out, &dummy_err);
+    redirect(so, se, NULL, NULL);
     return status;
 }
 
@@ -233,8 +236,7 @@ static int run_shell(const char *cmd, sh_stream *out, sh_stream *err, const char
     sh_stream *so, *se;
     redirect(out, err, &so, &se);
     int status = sh_eval(shell, cmd, out, err, in, in_len);
-    sh_stream *dummy_out, *dummy_err;
-    redirect(so, se, &dummy_out, &dummy_err);
+    redirect(so, se, NULL, NULL);
     return status;
 }
 

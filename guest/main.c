@@ -415,27 +415,34 @@ static void write_stderr(const char *s, size_t len)
     }
 }
 
+/* Writes prefix, what the runtime's inspect() prints for v, and a newline to
+ * stderr. */
+static void write_inspected(const char *prefix, JSValueConst v)
+{
+    JSValue inspect = JS_GetPropertyStr(ctx, runtime_api, "inspect");
+    JSValue text = JS_Call(ctx, inspect, JS_UNDEFINED, 1, &v);
+    size_t len;
+    const char *s = JS_IsException(text) ? NULL : JS_ToCStringLen(ctx, &len, text);
+    write_stderr(prefix, strlen(prefix));
+    if (s) {
+        write_stderr(s, len);
+        JS_FreeCString(ctx, s);
+    } else {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        write_stderr(unprintable, sizeof(unprintable) - 1);
+    }
+    write_stderr("\n", 1);
+    JS_FreeValue(ctx, text);
+    JS_FreeValue(ctx, inspect);
+}
+
 /* Writes every rejection still unhandled at the end of a run to stderr, except
  * the run's own promise (its rejection is the run's error). */
 static void report_unhandled(JSValueConst run_promise)
 {
-    JSValue inspect = JS_GetPropertyStr(ctx, runtime_api, "inspect");
     for (int i = 0; i < n_unhandled; i++) {
-        if (JS_VALUE_GET_PTR(unhandled[i].promise) != JS_VALUE_GET_PTR(run_promise)) {
-            JSValue text = JS_Call(ctx, inspect, JS_UNDEFINED, 1, &unhandled[i].reason);
-            size_t len;
-            const char *s = JS_IsException(text) ? NULL : JS_ToCStringLen(ctx, &len, text);
-            write_stderr("Uncaught (in promise) ", 22);
-            if (s) {
-                write_stderr(s, len);
-                JS_FreeCString(ctx, s);
-            } else {
-                JS_FreeValue(ctx, JS_GetException(ctx));
-                write_stderr(unprintable, sizeof(unprintable) - 1);
-            }
-            write_stderr("\n", 1);
-            JS_FreeValue(ctx, text);
-        }
+        if (JS_VALUE_GET_PTR(unhandled[i].promise) != JS_VALUE_GET_PTR(run_promise))
+            write_inspected("Uncaught (in promise) ", unhandled[i].reason);
         JS_FreeValue(ctx, unhandled[i].promise);
         JS_FreeValue(ctx, unhandled[i].reason);
     }
@@ -446,7 +453,6 @@ static void report_unhandled(JSValueConst run_promise)
         write_stderr(msg, (size_t)len);
     }
     n_unhandled = n_unhandled_dropped = 0;
-    JS_FreeValue(ctx, inspect);
 }
 
 /* Creates the runtime and context and evaluates the JS runtime. The host runs
@@ -974,21 +980,7 @@ EXPORT("capsa_shell") int32_t capsa_shell(const char *cmd, uint32_t len, const c
     if (has_uncaught) {
         /* A timer's callback threw while the shell waited: said on stderr, as
            the shell's commands say their errors. */
-        JSValue inspect = JS_GetPropertyStr(ctx, runtime_api, "inspect");
-        JSValue text = JS_Call(ctx, inspect, JS_UNDEFINED, 1, (JSValueConst *)&uncaught);
-        write_stderr("Uncaught ", 9);
-        size_t tlen;
-        const char *t = JS_IsException(text) ? NULL : JS_ToCStringLen(ctx, &tlen, text);
-        if (t) {
-            write_stderr(t, tlen);
-            JS_FreeCString(ctx, t);
-        } else {
-            JS_FreeValue(ctx, JS_GetException(ctx));
-            write_stderr(unprintable, sizeof(unprintable) - 1);
-        }
-        write_stderr("\n", 1);
-        JS_FreeValue(ctx, text);
-        JS_FreeValue(ctx, inspect);
+        write_inspected("Uncaught ", uncaught);
         JS_FreeValue(ctx, uncaught);
         uncaught = JS_UNDEFINED;
         has_uncaught = 0;

@@ -177,6 +177,11 @@ sh_builtin_fn sh_find_builtin(const char *name);
 void sh_help_builtins(sh_proc *p);
 
 /* Execution (exec.c). */
+/* The embedder's command or the applet called name (the embedder's first), or
+ * NULL. */
+const sh_applet *sh_find_command(sh_shell *sh, const char *name);
+/* Runs applet a with argv and the streams of io; its exit status. */
+int sh_run_applet(sh_shell *sh, sh_io *io, const sh_applet *a, int argc, char **argv);
 int sh_exec(sh_shell *sh, sh_node *n, sh_io *io);
 int sh_exec_source(sh_shell *sh, const char *src, sh_io *io);
 /* Runs src as a command substitution: its output, trailing newlines removed

@@ -484,7 +484,7 @@ static int bi_read(sh_shell *sh, sh_io *io, int argc, char **argv)
         if (!raw && c == '\\' && in->pos < in->len) {
             char d = in->data[in->pos++];
             if (d != '\n')
-                sh_buf_addc(&line, (char)(d | 0x80) == d ? d : d); /* kept literally */
+                sh_buf_addc(&line, d); /* an escaped character is kept as it is */
             continue;
         }
         if (c == delim) {
@@ -599,10 +599,7 @@ static int what_is(sh_shell *sh, const char *name)
             return 0;
     if (sh_find_builtin(name))
         return 1;
-    for (const sh_applet *e = sh->commands; e && e->name; e++)
-        if (strcmp(e->name, name) == 0)
-            return 2;
-    return sh_applet_find(name) ? 2 : -1;
+    return sh_find_command(sh, name) ? 2 : -1;
 }
 
 static int bi_type(sh_shell *sh, sh_io *io, int argc, char **argv)
@@ -660,18 +657,12 @@ static int bi_command(sh_shell *sh, sh_io *io, int argc, char **argv)
     sh_builtin_fn b = sh_find_builtin(argv[i]);
     if (b)
         return b(sh, io, argc - i, argv + i);
-    sh_proc p = { sh, "command", io->in ? io->in->data + io->in->pos : "",
-                  io->in ? io->in->len - io->in->pos : 0, io->out, io->err };
-    const sh_applet *a = sh_applet_find(argv[i]);
-    for (const sh_applet *e = sh->commands; e && e->name; e++)
-        if (strcmp(e->name, argv[i]) == 0)
-            a = e;
+    const sh_applet *a = sh_find_command(sh, argv[i]);
     if (!a) {
         sh_report(io, "%s: command not found", argv[i]);
         return 127;
     }
-    p.name = a->name;
-    return a->main(&p, argc - i, argv + i);
+    return sh_run_applet(sh, io, a, argc - i, argv + i);
 }
 
 static int bi_wait(sh_shell *sh, sh_io *io, int argc, char **argv)

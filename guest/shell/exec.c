@@ -42,15 +42,13 @@ typedef struct redirected {
     int n_files;
 } redirected;
 
-/* Where /dev/null and >&- output goes; sh_write never changes a discarding
- * stream, so one serves every shell. */
+/* Where >&- output goes; sh_write never changes a discarding stream, so one
+ * serves every shell. (/dev/null is a device of the sandbox's filesystem.) */
 static sh_stream discard = { .fd = SH_DISCARD };
 
 /* Opens path for output (append or truncate) as a stream of r. */
 static sh_stream *open_out(sh_shell *sh, redirected *r, const char *path, int append)
 {
-    if (strcmp(path, "/dev/null") == 0)
-        return &discard;
     if (strcmp(path, "/dev/stdout") == 0)
         return r->io.out;
     if (strcmp(path, "/dev/stderr") == 0)
@@ -151,14 +149,6 @@ static int apply_redirs(sh_shell *sh, sh_redir *list, sh_io *io, redirected *r)
             continue;
         }
         if (d->kind == R_IN || d->kind == R_RW) {
-            if (strcmp(t, "/dev/null") == 0) {
-                char *empty = calloc(1, 1);
-                free(t);
-                if (!empty)
-                    goto fail;
-                set_input(r, empty, 0);
-                continue;
-            }
             sh_proc p = { sh, "sh", "", 0, r->io.out, r->io.err };
             char *data;
             size_t len;
@@ -269,12 +259,19 @@ static int call_function(sh_shell *sh, sh_func *f, sh_io *io, int argc, char **a
     return status;
 }
 
-static const sh_applet *find_command(sh_shell *sh, const char *name)
+const sh_applet *sh_find_command(sh_shell *sh, const char *name)
 {
     for (const sh_applet *e = sh->commands; e && e->name; e++)
         if (strcmp(e->name, name) == 0)
             return e;
     return sh_applet_find(name);
+}
+
+int sh_run_applet(sh_shell *sh, sh_io *io, const sh_applet *a, int argc, char **argv)
+{
+    sh_proc p = { sh, a->name, io->in ? io->in->data + io->in->pos : "",
+                  io->in ? io->in->len - io->in->pos : 0, io->out, io->err };
+    return a->main(&p, argc, argv);
 }
 
 /* Runs the script file argv[0] (a path): its #! line names sh, bash or node
@@ -322,13 +319,11 @@ static int run_script(sh_shell *sh, sh_io *io, int argc, char **argv)
         args[i + 1] = argv[i];
     int status;
     sh_builtin_fn b = sh_find_builtin(run);
-    const sh_applet *a = b ? NULL : find_command(sh, run);
+    const sh_applet *a = b ? NULL : sh_find_command(sh, run);
     if (b) {
         status = b(sh, io, argc + 1, args);
     } else if (a) {
-        sh_proc q = { sh, a->name, io->in ? io->in->data + io->in->pos : "",
-                      io->in ? io->in->len - io->in->pos : 0, io->out, io->err };
-        status = a->main(&q, argc + 1, args);
+        status = sh_run_applet(sh, io, a, argc + 1, args);
     } else {
         sh_report(io, "%s: %s is not available here", argv[0], run);
         status = 126;
@@ -349,16 +344,12 @@ static int run_argv(sh_shell *sh, sh_io *io, int argc, char **argv)
         return b(sh, io, argc, argv);
     if (strchr(argv[0], '/'))
         return run_script(sh, io, argc, argv);
-    const sh_applet *a = find_command(sh, argv[0]);
+    const sh_applet *a = sh_find_command(sh, argv[0]);
     if (!a) {
         sh_report(io, "%s: command not found", argv[0]);
         return 127;
     }
-    const char *in = io->in ? io->in->data + io->in->pos : "";
-    size_t in_len = io->in ? io->in->len - io->in->pos : 0;
-    sh_proc p = { sh, a->name, in, in_len, io->out, io->err };
-    int status = a->main(&p, argc, argv);
-    return status;
+    return sh_run_applet(sh, io, a, argc, argv);
 }
 
 /* Sets NAME=value words (value expanded) in the shell; 0 or -1. */
@@ -521,7 +512,6 @@ static int exec_pipe(sh_shell *sh, sh_node *n, sh_io *io)
     }
     sh_input input = { "", 0, 0 };
     sh_input *in = io->in;
-    sh_stream pipe_out = { .fd = -1 };
     char *prev = NULL;
     int status = 0, failed = 0;
     sh->cond += n->bang;
@@ -535,19 +525,14 @@ static int exec_pipe(sh_shell *sh, sh_node *n, sh_io *io)
         free(prev);
         prev = NULL;
         if (!last) {
+            /* Out of memory for the output: the next stage reads nothing. */
             size_t len = 0;
             prev = sh_buf_take(&out.buf, &len);
-            if (!prev) {
-                prev = NULL;
-                input = (sh_input){ "", 0, 0 };
-            } else {
-                input = (sh_input){ prev, len, 0 };
-            }
+            input = prev ? (sh_input){ prev, len, 0 } : (sh_input){ "", 0, 0 };
             in = &input;
         }
         sh_buf_free(&out.buf);
     }
-    (void)pipe_out;
     free(prev);
     sh->cond -= n->bang;
     if (sh->opt_pipefail && status == 0)

@@ -921,7 +921,7 @@ static int split_field(sh_shell *sh, argv_list *l, field *f)
         ifs = " \t\n";
     const char *t = f->text.data ? f->text.data : "";
     const char *fl = f->flags.data ? f->flags.data : "";
-    size_t n = f->text.len, start = 0, i = 0;
+    size_t n = f->text.len, i = 0;
     int have = f->forced;
     /* Quoted text makes the field exist; an expansion of only IFS does not. */
     for (size_t k = 0; k < n; k++)
@@ -929,7 +929,6 @@ static int split_field(sh_shell *sh, argv_list *l, field *f)
             have = 1;
     sh_buf piece = { 0 }, pflags = { 0 };
     int in_piece = 0;
-    (void)start;
     while (i < n) {
         if (fl[i] == C_EXP && *ifs && strchr(ifs, t[i])) {
             int ws = is_ifs_space(t[i], ifs);
