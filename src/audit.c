@@ -117,23 +117,50 @@ int capsa__audit_time(capsa__buf *b, const capsa_allocator *a)
     return capsa__buf_append(b, a, tail, 5);
 }
 
+/* The log file's node, created when missing, or NULL with *err set. Looked up once
+ * and kept while no entry of the filesystem is added, removed or renamed: a walk of
+ * the path per line would cost more than writing the line. Borrowed: the sandbox
+ * holds the reference. */
+static capsa__vnode *audit_file(capsa_sandbox *sb, int *err)
+{
+    uint64_t names = capsa__vfs_names(sb->vfs);
+    if (sb->audit_node && sb->audit_names == names)
+        return sb->audit_node;
+    capsa__audit_close(sb);
+    capsa__vnode *n = NULL;
+    *err = capsa__vfs_open(sb->vfs, capsa__vfs_root(sb->vfs), AUDIT_PATH, sizeof(AUDIT_PATH) - 1,
+                           CAPSA__VFS_FOLLOW, CAPSA__VFS_O_CREAT, 1u << CAPSA__VFS_APPEND_OP,
+                           CAPSA__VFS_HOST, &n);
+    if (*err)
+        return NULL;
+    sb->audit_node = n;
+    sb->audit_names = capsa__vfs_names(sb->vfs); /* after the creation it may have made */
+    return n;
+}
+
+void capsa__audit_close(capsa_sandbox *sb)
+{
+    if (sb->audit_node)
+        capsa__vfs_unref(sb->vfs, sb->audit_node);
+    sb->audit_node = NULL;
+}
+
 int capsa__audit_room(capsa_sandbox *sb, uint64_t need)
 {
     if (sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE)
         return 1;
+    int err;
+    capsa__vnode *n = audit_file(sb, &err);
+    if (!n)
+        return 0; /* no room for the file itself (entries quota), or no /log */
     capsa__vfs_quota q;
     capsa__vfs_quota_get(sb->vfs, &q);
     uint64_t bytes, entries;
     capsa__vfs_usage(sb->vfs, &bytes, &entries);
     capsa__vfs_stat st;
-    uint64_t size = 0;
-    if (capsa__vfs_stat(sb->vfs, capsa__vfs_root(sb->vfs), AUDIT_PATH, sizeof(AUDIT_PATH) - 1,
-                        0, CAPSA__VFS_HOST, &st) == 0)
-        size = st.size;
-    else if (entries + 1 > q.max_entries)
-        return 0;
-    return bytes <= q.max_bytes && need <= q.max_bytes - bytes && size <= q.max_file &&
-           need <= q.max_file - size;
+    capsa__vfs_stat_node(n, &st);
+    return bytes <= q.max_bytes && need <= q.max_bytes - bytes && st.size <= q.max_file &&
+           need <= q.max_file - st.size;
 }
 
 int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len)
@@ -142,12 +169,10 @@ int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len)
         sb->opts.on_audit(sb->opts.on_audit_ud, line, len);
     if (sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE)
         return 0;
-    capsa__vnode *n = NULL;
-    int err = capsa__vfs_open(sb->vfs, capsa__vfs_root(sb->vfs), AUDIT_PATH,
-                              sizeof(AUDIT_PATH) - 1, CAPSA__VFS_FOLLOW, CAPSA__VFS_O_CREAT,
-                              1u << CAPSA__VFS_APPEND_OP, CAPSA__VFS_HOST, &n);
+    int err;
+    capsa__vnode *n = audit_file(sb, &err);
     uint64_t end;
-    if (!err) {
+    if (n) {
         /* One write of the line and its newline, so that a quota refuses it whole. */
         char small[1024];
         char *copy = len + 1 <= sizeof(small) ? small : capsa__malloc(sb->alloc, len + 1);
@@ -160,7 +185,6 @@ int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len)
         } else {
             err = CAPSA__WASI_ENOMEM;
         }
-        capsa__vfs_unref(sb->vfs, n);
     }
     if (err) {
         sb->audit_dropped++;

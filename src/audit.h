@@ -19,6 +19,9 @@ int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len);
 /* Whether the log can take `need` more bytes under the filesystem's quotas. */
 int capsa__audit_room(capsa_sandbox *sb, uint64_t need);
 
+/* Releases the log file the sandbox holds open (before its filesystem is freed). */
+void capsa__audit_close(capsa_sandbox *sb);
+
 /* A lifecycle event: {"time","event":event,"run":run} plus extra (a JSON object's
  * members without braces, "" for none). */
 void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, const char *extra);

@@ -41,6 +41,22 @@ int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, si
     return 0;
 }
 
+int capsa__buf_append_str(capsa__buf *b, const capsa_allocator *a, const char *s)
+{
+    return capsa__buf_append(b, a, s, strlen(s));
+}
+
+int capsa__buf_append_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v)
+{
+    char digits[20];
+    size_t i = sizeof(digits);
+    do {
+        digits[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return capsa__buf_append(b, a, digits + i, sizeof(digits) - i);
+}
+
 void capsa__buf_clear(capsa__buf *b)
 {
     b->len = 0;

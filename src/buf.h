@@ -30,6 +30,10 @@ typedef struct capsa__buf {
 
 /* Appends n bytes; returns 0, or -1 when out of memory (the buffer is unchanged). */
 int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n);
+/* Appends the NUL-terminated string s. */
+int capsa__buf_append_str(capsa__buf *b, const capsa_allocator *a, const char *s);
+/* Appends v in decimal. */
+int capsa__buf_append_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v);
 /* Empties the buffer, keeping its memory. */
 void capsa__buf_clear(capsa__buf *b);
 /* Releases the buffer's memory. */

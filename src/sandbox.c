@@ -298,6 +298,7 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
         return; /* freeing a sandbox from inside its own run is refused */
     capsa__instance_free(sb->inst); /* before the files: its fds hold nodes */
     capsa__tools_free(sb->tools);   /* waits for callbacks still running */
+    capsa__audit_close(sb);
     capsa__vfs_free(sb->vfs);
     capsa__fs_free_mounts(sb);
     result_free(&sb->result, sb->alloc);

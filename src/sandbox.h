@@ -49,6 +49,8 @@ struct capsa_sandbox {
     char errmsg[1024];
     capsa__tools *tools;   /* registry, policy, calls in flight */
     uint64_t audit_dropped; /* audit lines the log could not take */
+    capsa__vnode *audit_node; /* /log/actions.jsonl, held while the names stay */
+    uint64_t audit_names;     /* capsa__vfs_names when audit_node was looked up */
     uint64_t runs;          /* runs started, numbering them in the audit */
     /* The run in progress across its steps (capsa_run, then capsa_resume while it
        returns CAPSA_PENDING). */

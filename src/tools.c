@@ -739,18 +739,20 @@ static void audit_head(capsa__tools *t, call *c, const char *name, size_t name_l
     capsa__buf *b = &c->audit;
     if ((t->sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE) && !t->sb->opts.on_audit)
         return; /* nobody reads the trail */
-    char num[96];
-    int n = snprintf(num, sizeof(num), ",\"event\":\"tool_call\",\"run\":%llu,\"id\":%u,\"tool\":",
-                     (unsigned long long)t->run, c->id);
     int rc = capsa__buf_append(b, a, "{\"time\":", 8);
     rc = rc ? rc : capsa__audit_time(b, a);
-    rc = rc ? rc : capsa__buf_append(b, a, num, (size_t)n);
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"event\":\"tool_call\",\"run\":");
+    rc = rc ? rc : capsa__buf_append_u64(b, a, t->run);
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"id\":");
+    rc = rc ? rc : capsa__buf_append_u64(b, a, c->id);
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"tool\":");
     rc = rc ? rc : capsa__json_quote(b, a, name, name_len);
     if (t->sb->opts.audit_flags & CAPSA_AUDIT_HASH_ARGS || !parsed) {
         char hex[65];
         capsa__sha256_hex(args, args_len, hex);
-        n = snprintf(num, sizeof(num), ",\"args_bytes\":%zu,\"args_sha256\":\"", args_len);
-        rc = rc ? rc : capsa__buf_append(b, a, num, (size_t)n);
+        rc = rc ? rc : capsa__buf_append_str(b, a, ",\"args_bytes\":");
+        rc = rc ? rc : capsa__buf_append_u64(b, a, args_len);
+        rc = rc ? rc : capsa__buf_append_str(b, a, ",\"args_sha256\":\"");
         rc = rc ? rc : capsa__buf_append(b, a, hex, 64);
         rc = rc ? rc : capsa__buf_append(b, a, "\"", 1);
     } else if (memchr(args, '\n', args_len) || memchr(args, '\r', args_len)) {
@@ -786,18 +788,26 @@ static void audit_finish(capsa__tools *t, call *c, const char *outcome_override)
         return;
     const capsa_allocator *a = t->a;
     capsa__buf *b = &c->audit;
-    char tail[160];
     uint64_t us = (capsa__rt_now_ns() - c->start_ns) / 1000u;
     const char *outcome = outcome_override ? outcome_override : c->ok ? "ok" : "error";
-    int n;
-    if (c->ok && !outcome_override)
-        n = snprintf(tail, sizeof(tail), ",\"outcome\":\"ok\",\"result_bytes\":%zu,\"duration_ms\":%llu.%03u}",
-                     c->out_len, (unsigned long long)(us / 1000u), (unsigned)(us % 1000u));
-    else
-        n = snprintf(tail, sizeof(tail), ",\"outcome\":\"%s\",\"error_code\":\"%s\",\"duration_ms\":%llu.%03u}",
-                     outcome, outcome_override ? "cancelled" : c->code,
-                     (unsigned long long)(us / 1000u), (unsigned)(us % 1000u));
-    if (!b->data || capsa__buf_append(b, a, tail, (size_t)n) != 0) {
+    char ms[4] = { (char)('.'), (char)('0' + us / 100 % 10), (char)('0' + us / 10 % 10),
+                   (char)('0' + us % 10) };
+    int rc = b->data ? 0 : -1;
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"outcome\":\"");
+    rc = rc ? rc : capsa__buf_append_str(b, a, outcome);
+    if (c->ok && !outcome_override) {
+        rc = rc ? rc : capsa__buf_append_str(b, a, "\",\"result_bytes\":");
+        rc = rc ? rc : capsa__buf_append_u64(b, a, c->out_len);
+    } else {
+        rc = rc ? rc : capsa__buf_append_str(b, a, "\",\"error_code\":\"");
+        rc = rc ? rc : capsa__buf_append_str(b, a, outcome_override ? "cancelled" : c->code);
+        rc = rc ? rc : capsa__buf_append(b, a, "\"", 1);
+    }
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"duration_ms\":");
+    rc = rc ? rc : capsa__buf_append_u64(b, a, us / 1000u);
+    rc = rc ? rc : capsa__buf_append(b, a, ms, sizeof(ms));
+    rc = rc ? rc : capsa__buf_append(b, a, "}", 1);
+    if (rc) {
         t->sb->audit_dropped++;
         return;
     }

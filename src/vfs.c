@@ -61,6 +61,7 @@ struct capsa__vfs {
     uint64_t bytes;   /* file contents and symlink targets of live nodes */
     uint64_t entries; /* live nodes other than mount roots */
     uint64_t next_ino;
+    uint64_t names;   /* changes whenever an entry is added or removed anywhere */
     capsa__vfs_quota q;
 };
 
@@ -218,9 +219,11 @@ static int dir_reserve(capsa__vfs *vfs, capsa__vnode *d)
 }
 
 /* Inserts (name, node) at idx of d, taking ownership of name; room was reserved. */
-static void dir_insert(capsa__vnode *d, size_t idx, char *name, size_t len, capsa__vnode *n)
+static void dir_insert(capsa__vfs *vfs, capsa__vnode *d, size_t idx, char *name, size_t len,
+                       capsa__vnode *n)
 {
     dent *e = d->u.dir.ents;
+    vfs->names++;
     memmove(e + idx + 1, e + idx, (d->u.dir.n - idx) * sizeof(dent));
     e[idx] = (dent){ name, len, n };
     d->u.dir.n++;
@@ -236,6 +239,7 @@ static capsa__vnode *dir_remove(capsa__vfs *vfs, capsa__vnode *d, size_t idx)
 {
     dent *e = d->u.dir.ents;
     capsa__vnode *n = e[idx].node;
+    vfs->names++;
     vfs_dealloc(vfs, e[idx].name);
     memmove(e + idx, e + idx + 1, (d->u.dir.n - idx - 1) * sizeof(dent));
     d->u.dir.n--;
@@ -330,7 +334,7 @@ static int make_node(capsa__vfs *vfs, capsa__vnode *dir, const char *name, size_
     vfs->entries++;
     int found;
     size_t idx = dir_find(dir, name, nlen, &found);
-    dir_insert(dir, idx, nm, nlen, n);
+    dir_insert(vfs, dir, idx, nm, nlen, n);
     dir->mtim = dir->ctim = n->ctim;
     *out = n;
     return 0;
@@ -536,6 +540,11 @@ int capsa__vfs_mount(capsa__vfs *vfs, const char *path, capsa__vfs_mode mode)
 void capsa__vfs_quota_get(const capsa__vfs *vfs, capsa__vfs_quota *q)
 {
     *q = vfs->q;
+}
+
+uint64_t capsa__vfs_names(const capsa__vfs *vfs)
+{
+    return vfs->names;
 }
 
 void capsa__vfs_usage(const capsa__vfs *vfs, uint64_t *bytes, uint64_t *entries)
@@ -954,7 +963,7 @@ int capsa__vfs_rename(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size
             d.dir->u.dir.nsub--;
         }
     } else {
-        dir_insert(d.dir, di, nm, dlen, n);
+        dir_insert(vfs, d.dir, di, nm, dlen, n);
     }
     uint64_t t = now_ns();
     s.dir->mtim = s.dir->ctim = d.dir->mtim = d.dir->ctim = n->ctim = t;
@@ -995,7 +1004,7 @@ int capsa__vfs_link(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size_t
         return CAPSA__WASI_ENOMEM;
     int found;
     size_t di = dir_find(d.dir, d.name, dlen, &found);
-    dir_insert(d.dir, di, nm, dlen, n);
+    dir_insert(vfs, d.dir, di, nm, dlen, n);
     d.dir->mtim = d.dir->ctim = n->ctim = now_ns();
     return 0;
 }

@@ -139,6 +139,11 @@ void capsa__vfs_quota_get(const capsa__vfs *vfs, capsa__vfs_quota *q);
  * an fd holds it counts until it is freed. */
 void capsa__vfs_usage(const capsa__vfs *vfs, uint64_t *bytes, uint64_t *entries);
 
+/* A number that changes whenever an entry is added, removed or renamed anywhere in
+ * the tree: while it stays the same, every path names the node it named before (a
+ * node looked up once can be kept instead of walking its path again). */
+uint64_t capsa__vfs_names(const capsa__vfs *vfs);
+
 /* ---- nodes ------------------------------------------------------------------------ */
 
 /* Takes a reference to a node (for an open fd). */

@@ -568,6 +568,15 @@ TEST(audit)
               "6", "the script can read its trail (4 lines, this run's start, and the end)");
     CHECK_STR(value_of(sb, "try { require('fs').writeFileSync('/log/actions.jsonl', '') } catch (e) { return e.code }"),
               "\"EPERM\"", "but not rewrite it");
+    /* The log file is kept open between lines: a host that removes it gets a new
+       one with the next line, and nothing is written to the removed one. */
+    CHECK_INT(capsa_fs_remove(sb, "/log/actions.jsonl", 0), CAPSA_OK, "the host removes the log");
+    CHECK_STR(value_of(sb, "await math_add({a: 2, b: 2}); return 1"), "1", "a call after the removal");
+    CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_OK, "a new log exists");
+    CHECK_CONTAINS(log, "\"args\":{\"a\":2,\"b\":2}", "with the new call");
+    CHECK_INT(strstr(log, "\"args\":{\"a\":1,\"b\":2}") == NULL, 1, "and not the old ones");
+    CHECK_INT(strncmp(log, "{\"time\":", 8), 0, "starting with a whole line");
+    capsa_free(log);
     capsa_sandbox_free(sb);
 
     /* Hashed arguments; the log off; quotas: fail closed. */
