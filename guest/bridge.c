@@ -297,13 +297,10 @@ static JSValue js_shell(JSContext *c, JSValueConst this_val, int argc, JSValueCo
     JS_SetPropertyStr(c, r, "exitCode", JS_NewInt32(c, status));
     sh_buf_free(&out.buf);
     sh_buf_free(&err.buf);
-    JSValue funcs[2];
-    JSValue promise = JS_NewPromiseCapability(c, funcs);
+    JSValue promise = JS_NewPendingPromise(c);
     if (!JS_IsException(promise))
-        JS_FreeValue(c, JS_Call(c, funcs[0], JS_UNDEFINED, 1, (JSValueConst *)&r));
+        JS_SettlePromise(c, promise, 0, r);
     JS_FreeValue(c, r);
-    JS_FreeValue(c, funcs[0]);
-    JS_FreeValue(c, funcs[1]);
     return promise;
 }
 

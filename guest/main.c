@@ -44,16 +44,20 @@ static JSValue runtime_api;
 /* web.js's exports: tick() runs the next timer or immediate callback and says
  * what comes next; cancel() drops every pending timer and immediate. */
 static JSValue web_tick, web_cancel;
-/* web.js's completion value: also its Node-style error helpers, for fs.js. */
+/* web.js's completion value: also its Node-style error helpers, for buffer.js and
+ * fs.js. */
 static JSValue web_api;
+/* buffer.js's completion value: Buffer and the string encodings, for fs.js. */
+static JSValue buffer_api;
 /* tools.js's exports: makeError(code, message, tool) makes a ToolError,
  * argError(tool, args) the TypeError of arguments that are not an object,
  * refresh(list) rebuilds `tools` and the flat functions from the host's registry. */
 static JSValue tools_make_error, tools_arg_error, tools_refresh;
-/* The calls in flight: the resolving functions of each one's promise. */
+/* The calls in flight: each one's promise (settled with JS_SettlePromise) and
+ * its tool's name. */
 typedef struct tool_pending {
     uint32_t id;
-    JSValue resolve, reject, name;
+    JSValue promise, name;
 } tool_pending;
 static tool_pending *tool_calls;
 static int n_tool_calls, cap_tool_calls;
@@ -249,13 +253,9 @@ static JSValue js_promise_result(JSContext *c, JSValueConst this_val, int argc, 
 /* A promise rejected with err (taken). */
 static JSValue rejected(JSContext *c, JSValue err)
 {
-    JSValue funcs[2];
-    JSValue p = JS_NewPromiseCapability(c, funcs);
-    if (!JS_IsException(p)) {
-        JS_FreeValue(c, JS_Call(c, funcs[1], JS_UNDEFINED, 1, (JSValueConst *)&err));
-        JS_FreeValue(c, funcs[0]);
-        JS_FreeValue(c, funcs[1]);
-    }
+    JSValue p = JS_NewPendingPromise(c);
+    if (!JS_IsException(p))
+        JS_SettlePromise(c, p, 1, err);
     JS_FreeValue(c, err);
     return p;
 }
@@ -296,8 +296,7 @@ static JSValue start_call(JSContext *c, JSValueConst name, JSValueConst args)
         tool_calls = grown;
         cap_tool_calls = cap;
     }
-    JSValue funcs[2];
-    JSValue promise = JS_NewPromiseCapability(c, funcs);
+    JSValue promise = JS_NewPendingPromise(c);
     if (JS_IsException(promise)) {
         JS_FreeCString(c, n);
         JS_FreeCString(c, a);
@@ -311,13 +310,12 @@ static JSValue start_call(JSContext *c, JSValueConst name, JSValueConst args)
                                  id == CAPSA_TOOL_EBADARG ? "the call could not be read"
                                  : "too many tool calls in flight (or the host is out of memory)",
                                  name);
-        JS_FreeValue(c, JS_Call(c, funcs[1], JS_UNDEFINED, 1, (JSValueConst *)&err));
+        JS_SettlePromise(c, promise, 1, err);
         JS_FreeValue(c, err);
-        JS_FreeValue(c, funcs[0]);
-        JS_FreeValue(c, funcs[1]);
         return promise;
     }
-    tool_calls[n_tool_calls++] = (tool_pending){ (uint32_t)id, funcs[0], funcs[1], JS_DupValue(c, name) };
+    tool_calls[n_tool_calls++] = (tool_pending){ (uint32_t)id, JS_DupValue(c, promise),
+                                                 JS_DupValue(c, name) };
     tools_pending++;
     last_call_id = (uint32_t)id;
     return promise;
@@ -460,7 +458,7 @@ static void report_unhandled(JSValueConst run_promise)
  * from. Returns 0, or CAPSA_GUEST_NOMEM / CAPSA_GUEST_THREW (reported). */
 EXPORT("capsa_init") int32_t capsa_init(void)
 {
-    runtime_api = web_api = web_tick = web_cancel = uncaught = JS_UNDEFINED;
+    runtime_api = web_api = buffer_api = web_tick = web_cancel = uncaught = JS_UNDEFINED;
     tools_make_error = tools_arg_error = tools_refresh = run_promise = JS_UNDEFINED;
     rt = JS_NewRuntime();
     if (!rt)
@@ -482,6 +480,7 @@ EXPORT("capsa_init") int32_t capsa_init(void)
         const struct capsa_js_file *f = &capsa_js_files[i];
         int is_web = strcmp(f->name, "web.js") == 0;
         int is_fs = strcmp(f->name, "fs.js") == 0;
+        int is_buffer = strcmp(f->name, "buffer.js") == 0;
         int is_tools = strcmp(f->name, "tools.js") == 0;
         if (is_tools) {
             /* tools.js's native (it deletes __capsaTools), and runtime.js's exports. */
@@ -500,7 +499,20 @@ EXPORT("capsa_init") int32_t capsa_init(void)
             capsa_fs_add_natives(ctx, fs);
             JS_SetPropertyStr(ctx, fs, "runtime", JS_DupValue(ctx, runtime_api));
             JS_SetPropertyStr(ctx, fs, "web", JS_DupValue(ctx, web_api));
+            JS_SetPropertyStr(ctx, fs, "buffer", JS_DupValue(ctx, buffer_api));
             JS_SetPropertyStr(ctx, global, "__capsaFs", fs);
+            JS_FreeValue(ctx, global);
+        }
+        if (is_buffer) {
+            /* buffer.js's host object (it deletes __capsaBuffer): write() for its
+               deprecation warning, and runtime.js's and web.js's exports. */
+            global = JS_GetGlobalObject(ctx);
+            JSValue buffer = JS_NewObject(ctx);
+            JS_SetPropertyFunctionList(ctx, buffer, host_funcs,
+                                       sizeof(host_funcs) / sizeof(host_funcs[0]));
+            JS_SetPropertyStr(ctx, buffer, "runtime", JS_DupValue(ctx, runtime_api));
+            JS_SetPropertyStr(ctx, buffer, "web", JS_DupValue(ctx, web_api));
+            JS_SetPropertyStr(ctx, global, "__capsaBuffer", buffer);
             JS_FreeValue(ctx, global);
         }
         if (is_web) {
@@ -536,6 +548,8 @@ EXPORT("capsa_init") int32_t capsa_init(void)
         js_exports[i] = r;
         if (strcmp(f->name, "runtime.js") == 0)
             runtime_api = r;
+        if (is_buffer)
+            buffer_api = r;
         if (is_web) {
             web_api = r;
             web_tick = JS_GetPropertyStr(ctx, r, "tick");
@@ -667,14 +681,14 @@ static void settle_tool(uint32_t id, int ok, const char *buf, size_t len)
     tool_pending call = tool_calls[i];
     tool_calls[i] = tool_calls[--n_tool_calls];
     JSValue v = buf ? JS_ParseJSON(ctx, buf, len, "<tool result>") : JS_EXCEPTION;
-    JSValue fn = call.resolve;
+    int reject = 0;
     if (JS_IsException(v)) {
         if (buf)
             JS_FreeValue(ctx, JS_GetException(ctx));
         v = tool_error(ctx, buf ? "invalid_result" : "out_of_memory",
                        buf ? "the tool's result is not JSON" : "guest memory is full: no room for the tool's result",
                        call.name);
-        fn = call.reject;
+        reject = 1;
     } else if (!ok) {
         const char *code = json_member(v, "code"), *message = json_member(v, "message");
         JSValue err = tool_error(ctx, code ? code : "tool_error", message ? message : "the tool failed",
@@ -683,15 +697,11 @@ static void settle_tool(uint32_t id, int ok, const char *buf, size_t len)
         JS_FreeCString(ctx, message);
         JS_FreeValue(ctx, v);
         v = err;
-        fn = call.reject;
+        reject = 1;
     }
-    JSValue r = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&v);
-    if (JS_IsException(r))
-        note_uncaught();
-    JS_FreeValue(ctx, r);
+    JS_SettlePromise(ctx, call.promise, reject, v);
     JS_FreeValue(ctx, v);
-    JS_FreeValue(ctx, call.resolve);
-    JS_FreeValue(ctx, call.reject);
+    JS_FreeValue(ctx, call.promise);
     JS_FreeValue(ctx, call.name);
 }
 
@@ -705,8 +715,7 @@ void capsa_guest_forget_calls_after(uint32_t mark)
     for (int i = n_tool_calls - 1; i >= 0; i--) {
         if (tool_calls[i].id <= mark)
             continue;
-        JS_FreeValue(ctx, tool_calls[i].resolve);
-        JS_FreeValue(ctx, tool_calls[i].reject);
+        JS_FreeValue(ctx, tool_calls[i].promise);
         JS_FreeValue(ctx, tool_calls[i].name);
         tool_calls[i] = tool_calls[--n_tool_calls];
         tools_pending--;
@@ -717,8 +726,7 @@ void capsa_guest_forget_calls_after(uint32_t mark)
 static void cancel_tools(void)
 {
     for (int i = 0; i < n_tool_calls; i++) {
-        JS_FreeValue(ctx, tool_calls[i].resolve);
-        JS_FreeValue(ctx, tool_calls[i].reject);
+        JS_FreeValue(ctx, tool_calls[i].promise);
         JS_FreeValue(ctx, tool_calls[i].name);
     }
     n_tool_calls = 0;

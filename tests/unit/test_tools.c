@@ -399,6 +399,25 @@ TEST(tool_errors_and_results)
     CHECK_STR(value_of(sb, "return 1"), "1", "the sandbox goes on");
     capsa_sandbox_free(sb);
 
+    /* A call's promise settles as a resolve function would: a result that is a
+       thenable (through a script's Object.prototype.then) is adopted, as a
+       Promise resolved with it would in Node. */
+    sb = new_sandbox(NULL);
+    add_tool(sb, "echo", NULL, tool_echo, NULL, CAPSA_TOOL_INLINE, 0);
+    add_tool(sb, "fail", NULL, tool_fail, NULL, 0, 0);
+    capsa_policy_add(sb, "*", NULL, 0);
+    CHECK_STR(value_of(sb, "const p1 = echo({a: 1}); return [p1 instanceof Promise, (await p1).a]"),
+              "[true,1]", "a result object");
+    CHECK_STR(value_of(sb, "Object.prototype.then = function (ok) { delete Object.prototype.then; ok(42) };"
+                           " return await echo({a: 1})"),
+              "42", "a thenable result is adopted");
+    CHECK_STR(value_of(sb, "const order = []; const p2 = echo({}).then(() => order.push('tool'));"
+                           " Promise.resolve().then(() => order.push('tick')); await p2; return order"),
+              "[\"tick\",\"tool\"]", "reactions run as jobs, after those already queued");
+    CHECK_STR(value_of(sb, "try { await fail() } catch (e) { return e.code }"), "\"rate_limited\"",
+              "a failure rejects");
+    capsa_sandbox_free(sb);
+
     /* A big result within the default limit. */
     sb = new_sandbox(NULL);
     add_tool(sb, "huge", NULL, tool_big, (void *)(intptr_t)(5 << 20), 0, 0);
