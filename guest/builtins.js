@@ -13,8 +13,8 @@
 //   replaces Function.prototype.call, Array.prototype.push, Map.prototype.set or the like
 //   does not change how they behave; arrays they return are made with CreateDataProperty
 //   (through Array.from on a prototype-less source), so setters on Array.prototype never run.
-// - Syntax cannot be added here: the engine has logical assignment and private methods,
-//   but not class static blocks, `#x in obj` or the RegExp `d` flag.
+// - Syntax cannot be added here: class static blocks, `#x in obj` and the RegExp `d`
+//   flag are in the engine itself (deps/quickjs/0007-es2022-syntax.patch).
 // - Error `cause` is in the engine itself (deps/quickjs/0005-error-cause.patch).
 
 (function () {

@@ -1,6 +1,6 @@
 // Classes: fields, accessors, static members, private members, inheritance.
-// QuickJS 2021 has public and private fields and methods and static members, but
-// not `#x in obj` nor static initialisation blocks (both ES2022), so neither is used.
+// (`#x in obj` and static initialisation blocks, both ES2022, are tested in
+// tests/js/builtins/private_in.js and class_static_blocks.js.)
 class Temperature {
   static #instances = 0;
   static unit = 'C';
