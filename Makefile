@@ -13,9 +13,10 @@ WASM_CC    ?= clang-14
 WASM2C     ?= wasm2c
 CLANG_RES  := $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
 # The guest's JS runtime, evaluated in this order when the image is made: the
-# built-ins the engine lacks, the console, web APIs, files (fs, modules), tools, Intl.
+# built-ins the engine lacks, the console, web APIs, Buffer, files (fs, modules), tools,
+# Intl.
 GUEST_JS   := $(wildcard guest/builtins.js) guest/runtime.js $(wildcard guest/web.js) \
-	$(wildcard guest/fs.js) guest/tools.js $(wildcard guest/intl.js)
+	$(wildcard guest/buffer.js) $(wildcard guest/fs.js) guest/tools.js $(wildcard guest/intl.js)
 
 # The guest sees wasi-libc's headers only: -nostdinc keeps glibc's /usr/include out.
 GUEST_CFLAGS := --target=wasm32-wasi --sysroot=/usr -nostdinc \

@@ -35,10 +35,11 @@ enum { PHASE_FIRST = 0, PHASE_SECOND = 1, PHASE_FSTAT = 2 };
 enum { WRITE_APPEND = 1, WRITE_EXCL = 2 };
 
 /* What fs.js gives the module loader: the fs object (exported by 'fs', its
- * `promises` by 'fs/promises'), moduleError(kind, specifier, importer, rc) that
- * makes the errors of failed imports, and importMeta(meta, name) that fills
- * import.meta. Kept for the life of the context, so in the image. */
-static JSValue fs_api, fs_module_error, fs_import_meta;
+ * `promises` by 'fs/promises'), the object exported by 'buffer',
+ * moduleError(kind, specifier, importer, rc) that makes the errors of failed
+ * imports, and importMeta(meta, name) that fills import.meta. Kept for the life
+ * of the context, so in the image. */
+static JSValue fs_api, buffer_module, fs_module_error, fs_import_meta;
 /* Names of the modules read from the filesystem (an object used as a set): an
  * import from one of them is relative to its directory, any other (the run's
  * script, eval code) to FS_CWD. */
@@ -707,6 +708,8 @@ static const char *builtin_module(const char *name)
         return "node:fs";
     if (!strcmp(name, "fs/promises") || !strcmp(name, "node:fs/promises"))
         return "node:fs/promises";
+    if (!strcmp(name, "buffer") || !strcmp(name, "node:buffer"))
+        return "node:buffer";
     return NULL;
 }
 
@@ -719,8 +722,8 @@ static int is_fs_module(JSContext *c, const char *name)
 }
 
 /* Throws the error fs.js's moduleError makes: kind is "module" (not found),
- * "package" (a bare specifier), "builtin" (node:x other than fs), "directory",
- * or "fs" (another error reading it, rc as a native returns it). */
+ * "package" (a bare specifier), "builtin" (node:x other than fs and buffer),
+ * "directory", or "fs" (another error reading it, rc as a native returns it). */
 static void throw_module_error(JSContext *c, const char *kind, const char *specifier, int rc)
 {
     JSValue args[4] = { JS_NewString(c, kind), JS_NewString(c, specifier),
@@ -734,8 +737,8 @@ static void throw_module_error(JSContext *c, const char *kind, const char *speci
 }
 
 /* QuickJS's normalizer: the module name a specifier in module `base` names.
- * "fs" and "node:fs" name the synthetic "node:fs" (likewise "fs/promises");
- * paths (absolute, "./", "../", file:///) resolve against the directory of
+ * "fs" and "node:fs" name the synthetic "node:fs" (likewise "fs/promises" and
+ * "buffer"); paths (absolute, "./", "../", file:///) resolve against the directory of
  * base when base is a module read from the filesystem, else against FS_CWD;
  * anything else (a package) is an error. Returns a js_malloc'd name, or NULL
  * with an exception pending. */
@@ -771,11 +774,13 @@ static char *module_normalize(JSContext *c, const char *base, const char *name, 
     return r;
 }
 
-/* The object a synthetic module exports: fs, or fs.promises. */
+/* The object a synthetic module exports: fs, fs.promises, or buffer's. */
 static JSValue builtin_exports(JSContext *c, const char *name)
 {
     if (!strcmp(name, "node:fs"))
         return JS_DupValue(c, fs_api);
+    if (!strcmp(name, "node:buffer"))
+        return JS_DupValue(c, buffer_module);
     return JS_GetPropertyStr(c, fs_api, "promises");
 }
 
@@ -882,10 +887,12 @@ int capsa_fs_init(JSContext *c, JSValueConst exports)
     if (chdir(FS_CWD) != 0)
         errno = 0;
     fs_api = JS_GetPropertyStr(c, exports, "fs");
+    buffer_module = JS_GetPropertyStr(c, exports, "buffer");
     fs_module_error = JS_GetPropertyStr(c, exports, "moduleError");
     fs_import_meta = JS_GetPropertyStr(c, exports, "importMeta");
     module_names = JS_NewObjectProto(c, JS_NULL);
-    if (JS_IsException(fs_api) || JS_IsException(fs_module_error) ||
+    if (JS_IsException(fs_api) || JS_IsException(buffer_module) ||
+        JS_IsException(fs_module_error) ||
         JS_IsException(fs_import_meta) || JS_IsException(module_names))
         return -1;
     JS_SetModuleLoaderFunc(JS_GetRuntime(c), module_normalize, module_load, NULL);

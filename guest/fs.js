@@ -1,8 +1,8 @@
 // capsa guest runtime: Node's `fs` over the sandbox's filesystem, `require` for the
 // built-in modules, and the helpers of the ES module loader (guest/fs.c). Evaluated once
-// per context as a global script, after web.js; its completion value
-// { fs, moduleError, importMeta } is for fs.c. Nothing here reaches the host but through
-// the natives of __capsaFs (whole-file reads and writes, directories, links, stats).
+// per context as a global script, after web.js and buffer.js; its completion value
+// { fs, moduleError, importMeta, buffer } is for fs.c. Nothing here reaches the host but
+// through the natives of __capsaFs (whole-file reads and writes, directories, links, stats).
 //
 // The filesystem: `/` read-only, `/workspace` read-write (the working directory),
 // `/tmp` read-write, `/tools` read-only, `/log` append-only (files there can be read and
@@ -14,8 +14,7 @@
 //   throws without a callback). fs.exists(path) resolves to a boolean, and
 //   fs.promises.exists too (Node has neither promise). The work itself is synchronous.
 // - File descriptors (fs.open, fs.read, streams, watchers) are not available: a path is
-//   a string, a Uint8Array or a file: URL. Data read without an encoding is a Uint8Array,
-//   where Node returns a Buffer (a Uint8Array too).
+//   a string, a Uint8Array or a file: URL.
 // - Relative paths resolve against /workspace. A ".." above "/" stays at "/", as POSIX
 //   has it ("/workspace/../../etc" is "/etc"); WASI itself would refuse the path.
 // - A path that WASI will not let the guest reach (ENOTCAPABLE) is reported as EACCES;
@@ -47,6 +46,8 @@
     utimes: hostUtimes, resolve: hostResolve, describe: hostDescribe,
   } = host;
   const { inspect } = host.runtime;
+  // buffer.js's Buffer, its module, and the string encodings Buffer uses.
+  const { module: bufferModule, toBuffer, encode, decode } = host.buffer;
 
   // ---------------------------------------------------------------------------
   // Intrinsics, captured before user code can replace them
@@ -72,11 +73,9 @@
   const mathRandom = Math.random;
   const numberIsFinite = Number.isFinite;
   const numberIsInteger = Number.isInteger;
-  const fromCharCode = String.fromCharCode;
   const stringIncludes = uncurry(String.prototype.includes);
   const stringSlice = uncurry(String.prototype.slice);
   const stringSplit = uncurry(String.prototype.split);
-  const stringCharCodeAt = uncurry(String.prototype.charCodeAt);
   const stringLastIndexOf = uncurry(String.prototype.lastIndexOf);
   const stringToLowerCase = uncurry(String.prototype.toLowerCase);
   const stringReplace = uncurry(String.prototype.replace);
@@ -100,7 +99,6 @@
   const decoderDecode = uncurry(TextDecoder.prototype.decode);
   const utf8Encoder = new TextEncoder();
   const encoderEncode = uncurry(TextEncoder.prototype.encode);
-  const btoaFn = btoa;
   const decodeURIComponentFn = decodeURIComponent;
   const encodeURIFn = encodeURI;
   const setImmediateFn = setImmediate;
@@ -249,114 +247,6 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Encodings (Node's Buffer#toString and Buffer.from(string, encoding))
-  // ---------------------------------------------------------------------------
-
-  function latin1Of(bytes, mask) {
-    let s = '';
-    for (let i = 0; i < bytes.length; i += 8192) {
-      const end = i + 8192 < bytes.length ? i + 8192 : bytes.length;
-      const codes = [];
-      for (let j = i; j < end; j++) codes[j - i] = bytes[j] & mask;
-      s += reflectApply(fromCharCode, undefined, codes);
-    }
-    return s;
-  }
-
-  const hexDigits = '0123456789abcdef';
-
-  function decode(bytes, encoding) {
-    switch (encoding) {
-      case 'utf8': return decodeUtf8(bytes);
-      case 'latin1': return latin1Of(bytes, 0xff);
-      case 'ascii': return latin1Of(bytes, 0x7f);
-      case 'hex': {
-        const parts = [];
-        for (let i = 0; i < bytes.length; i++) {
-          parts[i] = hexDigits[bytes[i] >> 4] + hexDigits[bytes[i] & 15];
-        }
-        return arrayJoin(parts, '');
-      }
-      case 'base64': return btoaFn(latin1Of(bytes, 0xff));
-      case 'base64url':
-        return stringReplace(stringReplace(stringReplace(btoaFn(latin1Of(bytes, 0xff)),
-          /\+/g, '-'), /\//g, '_'), /=+$/, '');
-      case 'utf16le': {
-        let s = '';
-        for (let i = 0; i + 1 < bytes.length; i += 2) s += fromCharCode(bytes[i] | bytes[i + 1] << 8);
-        return s;
-      }
-    }
-    return decodeUtf8(bytes);
-  }
-
-  function base64Value(c) {
-    if (c >= 65 && c <= 90) return c - 65;
-    if (c >= 97 && c <= 122) return c - 71;
-    if (c >= 48 && c <= 57) return c + 4;
-    if (c === 43 || c === 45) return 62;
-    if (c === 47 || c === 95) return 63;
-    return -1;
-  }
-
-  function hexValue(c) {
-    if (c >= 48 && c <= 57) return c - 48;
-    if (c >= 97 && c <= 102) return c - 87;
-    if (c >= 65 && c <= 70) return c - 55;
-    return -1;
-  }
-
-  // A string's bytes in an encoding; UTF-8 is left to the native (the string itself).
-  function encode(string, encoding) {
-    switch (encoding) {
-      case 'latin1': case 'ascii': {
-        const out = new Uint8ArrayCtor(string.length);
-        for (let i = 0; i < string.length; i++) out[i] = stringCharCodeAt(string, i);
-        return out;
-      }
-      case 'hex': {
-        const out = new Uint8ArrayCtor(string.length >> 1);
-        let n = 0;
-        for (; n < out.length; n++) {
-          const hi = hexValue(stringCharCodeAt(string, 2 * n));
-          const lo = hexValue(stringCharCodeAt(string, 2 * n + 1));
-          if (hi < 0 || lo < 0) break;
-          out[n] = hi << 4 | lo;
-        }
-        return n === out.length ? out : new Uint8ArrayCtor(typedArrayBuffer(out), 0, n);
-      }
-      case 'base64': case 'base64url': {
-        // Lenient, as Node's: characters outside both alphabets are skipped, '=' ends it.
-        const out = new Uint8ArrayCtor((string.length * 3 >> 2) + 3);
-        let n = 0, acc = 0, bits = 0;
-        for (let i = 0; i < string.length; i++) {
-          const c = stringCharCodeAt(string, i);
-          if (c === 61) break;
-          const v = base64Value(c);
-          if (v < 0) continue;
-          acc = (acc << 6 | v) & 0xffffff;
-          bits += 6;
-          if (bits >= 8) {
-            bits -= 8;
-            out[n++] = acc >> bits & 0xff;
-          }
-        }
-        return new Uint8ArrayCtor(typedArrayBuffer(out), 0, n);
-      }
-      case 'utf16le': {
-        const out = new Uint8ArrayCtor(string.length * 2);
-        for (let i = 0; i < string.length; i++) {
-          const c = stringCharCodeAt(string, i);
-          out[2 * i] = c & 0xff;
-          out[2 * i + 1] = c >> 8;
-        }
-        return out;
-      }
-    }
-    return string;
-  }
-
-  // ---------------------------------------------------------------------------
   // POSIX path strings (path.normalize, path.join, path.dirname)
   // ---------------------------------------------------------------------------
 
@@ -468,7 +358,7 @@
       const phase = phaseOf(r);
       throw phase === 0 ? uvError(r, 'open', path) : uvError(r, phase === 1 ? 'read' : 'fstat');
     }
-    const bytes = new Uint8ArrayCtor(r);
+    const bytes = toBuffer(r);
     return encoding === 'buffer' ? bytes : decode(bytes, encoding);
   }
 
@@ -562,7 +452,7 @@
   }
 
   const nameIn = (name, encoding) =>
-    encoding === 'buffer' ? encoderEncode(utf8Encoder, name) :
+    encoding === 'buffer' ? encode(name, 'utf8') :
       encoding === 'utf8' ? name : decode(encoderEncode(utf8Encoder, name), encoding);
 
   function readdirSync(path, options) {
@@ -923,7 +813,7 @@
     return arrayIncludes(nodeBuiltins, stringSplit(bare, '/')[0]);
   };
 
-  const builtIn = "only 'fs' and 'fs/promises' are built in";
+  const builtIn = "only 'fs', 'fs/promises' and 'buffer' are built in";
 
   function require(id) {
     if (typeof id !== 'string') throw invalidArgType('id', 'of type string', id);
@@ -931,6 +821,7 @@
     switch (id) {
       case 'fs': case 'node:fs': return fs;
       case 'fs/promises': case 'node:fs/promises': return promises;
+      case 'buffer': case 'node:buffer': return bufferModule;
     }
     let message;
     if (id[0] === '.' || id[0] === '/' || stringStartsWith(id, 'file:')) {
@@ -984,5 +875,5 @@
   }
 
   // The completion value of this script, for guest/fs.c.
-  return freeze({ fs, moduleError, importMeta });
+  return freeze({ fs, moduleError, importMeta, buffer: bufferModule });
 })();
