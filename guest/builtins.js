@@ -32,7 +32,9 @@
   const ProxyCtor = Proxy;
   const TypeErrorCtor = TypeError;
   const RangeErrorCtor = RangeError;
-  const { defineProperty, setPrototypeOf } = Object;
+  const { defineProperty, setPrototypeOf, getPrototypeOf, getOwnPropertyDescriptor } = Object;
+  const isArray = Array.isArray;
+  const symbolToString = uncurry(Symbol.prototype.toString);
   const { ownKeys } = Reflect;
   const { trunc, min, max } = Math;
   const MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
@@ -70,7 +72,7 @@
 
   function toObject(v) {
     if (v == null) {
-      throw new TypeErrorCtor('cannot convert to object');
+      throw new TypeErrorCtor('Cannot convert undefined or null to object');
     }
     return ObjectCtor(v);
   }
@@ -97,9 +99,36 @@
 
   const lengthOfArrayLike = (o) => toLength(o.length);
 
+  // A value as V8's messages show it: "5", "undefined", "#<Object>".
+  function describe(v) {
+    if (typeof v === 'symbol') {
+      return symbolToString(v);
+    }
+    if (!isObject(v)) {
+      return `${v}`;
+    }
+    if (isArray(v)) {
+      return '[object Array]';
+    }
+    for (let o = v; o !== null; o = getPrototypeOf(o)) {
+      const desc = getOwnPropertyDescriptor(o, 'constructor');
+      if (desc !== undefined) {
+        const name = typeof desc.value === 'function' ? desc.value.name : '';
+        return `#<${typeof name === 'string' && name !== '' ? name : 'Object'}>`;
+      }
+    }
+    return '#<Object>';
+  }
+
   function requireCallable(fn) {
     if (typeof fn !== 'function') {
-      throw new TypeErrorCtor('not a function');
+      throw new TypeErrorCtor(`${describe(fn)} is not a function`);
+    }
+  }
+
+  function requireComparator(fn) {
+    if (fn !== undefined && typeof fn !== 'function') {
+      throw new TypeErrorCtor('The comparison function must be either a function or undefined');
     }
   }
 
@@ -228,9 +257,7 @@
       return arrayOf(len, (k) => o[len - k - 1]);
     },
     toSorted(comparefn) {
-      if (comparefn !== undefined) {
-        requireCallable(comparefn);
-      }
+      requireComparator(comparefn);
       const o = toObject(this);
       const len = lengthOfArrayLike(o);
       // Holes are read through (they become undefined), then the engine's sort orders
@@ -339,9 +366,7 @@
       return typedArrayReverse(a);
     },
     toSorted(comparefn) {
-      if (comparefn !== undefined) {
-        requireCallable(comparefn);
-      }
+      requireComparator(comparefn);
       const len = validateTypedArray(this);
       const a = typedArraySameType(this, len);
       typedArraySet(a, this);
@@ -725,32 +750,37 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Error.captureStackTrace and Error.stackTraceLimit (V8's, which Node code uses)
+  // Error.captureStackTrace (V8's, which Node code uses; the engine has stackTraceLimit)
   // ---------------------------------------------------------------------------
 
   const ErrorCtor = Error;
   const stringIndexOf = uncurry(String.prototype.indexOf);
+  const errorToString = uncurry(Error.prototype.toString);
   install(ErrorCtor, {
-    // Gives obj a `stack` of the frames of its caller, as the engine's errors have.
+    // Gives obj a `stack` as the engine's errors have: obj's "Name: message" line, then
+    // the frames of the caller.
     captureStackTrace(obj) {
       if (!isObject(obj)) {
         throw new TypeErrorCtor('Invalid argument');
       }
-      // The frames below this function's own.
+      // The frames below the new error's header line and this function's own frame.
       let stack = new ErrorCtor().stack;
       if (typeof stack === 'string') {
-        stack = stringSlice(stack, stringIndexOf(stack, '\n') + 1);
+        const line = stringIndexOf(stack, '\n');
+        const start = line < 0 ? -1 : stringIndexOf(stack, '\n', line + 1);
+        let header;
+        try {
+          header = errorToString(obj);
+        } catch {
+          header = 'Error';
+        }
+        stack = start < 0 ? header : `${header}\n${stringSlice(stack, start + 1)}`;
       }
       defineProperty(obj, 'stack', {
         __proto__: null, value: stack, writable: true, enumerable: false, configurable: true,
       });
     },
   });
-  if (!hasOwnProperty(ErrorCtor, 'stackTraceLimit')) {
-    defineProperty(ErrorCtor, 'stackTraceLimit', {
-      __proto__: null, value: 10, writable: true, enumerable: true, configurable: true,
-    });
-  }
 
   // ---------------------------------------------------------------------------
   // Date strings name the time zone, as V8's do (the guest's zone is always UTC)

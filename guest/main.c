@@ -165,6 +165,81 @@ static void report_inspected(JSValueConst v)
     JS_FreeValue(ctx, inspect);
 }
 
+/* The "Name: message" line the engine puts first in an error's stack, made
+ * from the error's name and message as V8 makes it: caller frees it with
+ * free(), NULL when either cannot be turned into text. */
+static char *error_header(JSValueConst err)
+{
+    static const char *const props[2] = { "name", "message" };
+    static const char *const defaults[2] = { "Error", "" };
+    const char *part[2] = { NULL, NULL };
+    char *header = NULL;
+    for (int i = 0; i < 2; i++) {
+        JSValue v = JS_GetPropertyStr(ctx, err, props[i]);
+        int undefined = JS_IsUndefined(v);
+        part[i] = undefined ? NULL : JS_ToCString(ctx, v);
+        JS_FreeValue(ctx, v);
+        if (!undefined && !part[i])
+            goto done;
+    }
+    const char *name = part[0] ? part[0] : defaults[0];
+    const char *message = part[1] ? part[1] : defaults[1];
+    size_t len = strlen(name) + strlen(message) + 3;
+    header = malloc(len);
+    if (header) {
+        if (*name && *message)
+            snprintf(header, len, "%s: %s", name, message);
+        else
+            snprintf(header, len, "%s", *name ? name : message);
+    }
+ done:
+    JS_FreeValue(ctx, JS_GetException(ctx));
+    JS_FreeCString(ctx, part[0]);
+    JS_FreeCString(ctx, part[1]);
+    return header;
+}
+
+/* Reports an error's stack without its "Name: message" line (the result gives
+ * them apart): the error's own, or the one it had when the stack was written,
+ * before its first frame. A stack with nothing else is not reported. */
+static void report_frames(JSValueConst err, JSValueConst stack)
+{
+    char *header = error_header(err);
+    size_t len;
+    const char *s = JS_ToCStringLen(ctx, &len, stack);
+    if (!s) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        free(header);
+        return;
+    }
+    size_t skip = header ? strlen(header) : 0;
+    const char *frame = strstr(s, "\n    at ");
+    if (!header || strncmp(s, header, skip) != 0 || (s[skip] != '\n' && s[skip] != '\0')) {
+        /* an older "Name: message": the name or message changed since */
+        skip = strncmp(s, "    at ", 7) != 0 && frame ? (size_t)(frame - s) : len + 1;
+    }
+    if (skip <= len) {
+        /* the frames, each line ended as the result has always given them */
+        size_t n = s[skip] == '\n' ? len - skip - 1 : 0;
+        char *frames = n > 0 ? malloc(n + 1) : NULL;
+        if (frames) {
+            memcpy(frames, s + skip + 1, n);
+            frames[n] = '\n';
+            JSValue v = JS_NewStringLen(ctx, frames, n + 1);
+            if (!JS_IsException(v))
+                report_stack(v);
+            else
+                JS_FreeValue(ctx, JS_GetException(ctx));
+            JS_FreeValue(ctx, v);
+            free(frames);
+        }
+    } else {
+        report_stack(stack);
+    }
+    JS_FreeCString(ctx, s);
+    free(header);
+}
+
 /* Reports the parts of a thrown value. Anything but an Error (throw "x", throw
  * {code: 1}) has no name or stack: it is reported as "Uncaught" with the value
  * as message, inspected when it is an object. */
@@ -189,7 +264,7 @@ static void report_error(JSValueConst err)
         if (JS_IsException(v))
             JS_FreeValue(ctx, JS_GetException(ctx));
         else if (parts[i].kind == CAPSA_RESULT_ERROR_STACK && JS_IsString(v))
-            report_stack(v);
+            report_frames(err, v);
         else if (parts[i].kind == CAPSA_RESULT_ERROR_CODE && JS_IsString(v))
             report_js_string(parts[i].kind, v); /* Node's and the tools' codes are strings */
         else if (parts[i].kind < CAPSA_RESULT_ERROR_STACK && !JS_IsUndefined(v))
@@ -241,6 +316,30 @@ static JSValue js_promise_state(JSContext *c, JSValueConst this_val, int argc, J
 {
     (void)this_val;
     return JS_NewInt32(c, argc < 1 ? -1 : JS_PromiseState(c, argv[0]));
+}
+
+/* __capsa.iteratorItems(it): [items, isEntries] for a Map or Set iterator,
+ * the items it has still to give (keys and values in turn when isEntries),
+ * without advancing it; undefined for anything else. */
+static JSValue js_iterator_items(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    (void)this_val;
+    int is_entries = 0;
+    JSValue items = argc < 1 ? JS_UNDEFINED : JS_GetMapIteratorItems(c, argv[0], &is_entries);
+    if (JS_IsException(items) || JS_IsUndefined(items))
+        return items;
+    JSValue r = JS_NewArray(c);
+    if (JS_IsException(r)) {
+        JS_FreeValue(c, items);
+        return r;
+    }
+    /* JS_SetPropertyUint32 takes the value, also when it fails */
+    if (JS_SetPropertyUint32(c, r, 0, items) < 0 ||
+        JS_SetPropertyUint32(c, r, 1, JS_NewBool(c, is_entries)) < 0) {
+        JS_FreeValue(c, r);
+        return JS_EXCEPTION;
+    }
+    return r;
 }
 
 /* __capsa.promiseResult(p): the value or reason of a settled promise. */
@@ -376,6 +475,7 @@ static const JSCFunctionListEntry host_funcs[] = {
     JS_CFUNC_DEF("write", 2, js_write),
     JS_CFUNC_DEF("promiseState", 1, js_promise_state),
     JS_CFUNC_DEF("promiseResult", 1, js_promise_result),
+    JS_CFUNC_DEF("iteratorItems", 1, js_iterator_items),
 };
 
 static void track_rejection(JSContext *c, JSValueConst promise, JSValueConst reason,

@@ -9,12 +9,11 @@
 //   `Promise { <unknown> }`, and objects that inherit from Promise.prototype count as promises.
 // - Proxies cannot be told apart from their targets: a proxy is inspected through its traps,
 //   where Node shows the target without running any trap.
-// - Map and Set iterators cannot be read without consuming them: they print as
-//   `[Map Iterator] { <items unknown> }` where Node lists the remaining entries.
-// - QuickJS keeps only the frames ("    at f (file:3)") in `err.stack`. formatError adds the
-//   "Name: message" line V8 puts first, from the name and message when printing (V8 reads
-//   them when `stack` is first read), and keeps Error.stackTraceLimit frames (10 when unset),
-//   as V8 does when it captures the stack. Frame lines keep QuickJS's form (no column).
+// - Map and Set iterators list the items still to come through the host hook
+//   __capsa.iteratorItems(it) (JS_GetMapIteratorItems), which does not advance them;
+//   without it they print as `[Map Iterator] { <items unknown> }`.
+// - The engine writes `err.stack` as V8 does: the "Name: message" line, then
+//   Error.stackTraceLimit frames. Frame lines keep QuickJS's form (no column).
 // - Own properties of functions differ from V8's (no `arguments`/`caller`), seen with %o.
 // - Display widths (array grouping, table cells) use a table of wide and zero-width code
 //   points instead of ICU, which agrees for common text and may differ for rare symbols.
@@ -38,6 +37,8 @@
     typeof host.promiseState === 'function' ? host.promiseState : undefined;
   const hostPromiseResult =
     typeof host.promiseResult === 'function' ? host.promiseResult : undefined;
+  const hostIteratorItems =
+    typeof host.iteratorItems === 'function' ? host.iteratorItems : undefined;
 
   // ---------------------------------------------------------------------------
   // Intrinsics, captured before user code can replace them
@@ -53,7 +54,7 @@
   } = Object;
   const isArray = Array.isArray;
   const ErrorConstructor = Error;
-  const InternalErrorConstructor = globalThis.InternalError || RangeError;
+  const RangeErrorConstructor = RangeError;
   const hasOwn = uncurry(Object.prototype.hasOwnProperty);
   const propertyIsEnumerable = uncurry(Object.prototype.propertyIsEnumerable);
   const objectToString = uncurry(Object.prototype.toString);
@@ -154,9 +155,9 @@
     return undefined;
   }
 
-  // QuickJS reports exhausted stack space as InternalError("stack overflow").
+  // Exhausted stack space, as the engine reports it (V8's RangeError).
   function isStackOverflowError(err) {
-    return err instanceof InternalErrorConstructor && err.message === 'stack overflow';
+    return err instanceof RangeErrorConstructor && err.message === 'Maximum call stack size exceeded';
   }
 
   // ---------------------------------------------------------------------------
@@ -654,8 +655,10 @@
         extrasType = kArrayExtrasType;
       } else if (isMapIterator(value) || isSetIterator(value)) {
         keys = getKeys(value, ctx.showHidden);
-        braces = getIteratorBraces(isMapIterator(value) ? 'Map' : 'Set', tag);
-        formatter = formatUnknownItems;
+        const iteratorBraces = getIteratorBraces(isMapIterator(value) ? 'Map' : 'Set', tag);
+        braces = iteratorBraces;
+        formatter = (ctx2, iterator, recurse) =>
+          formatIterator(iteratorBraces, ctx2, iterator, recurse);
       } else {
         noIterator = true;
       }
@@ -1018,9 +1021,43 @@
     return output;
   }
 
-  // Weak collections and iterators: their items cannot be listed without side effects.
+  // Weak collections: their items cannot be listed without side effects.
   function formatUnknownItems() {
     return ['<items unknown>'];
+  }
+
+  // Map and Set iterators: the items still to come, read without advancing the iterator;
+  // entries() iterators print as "[Map Entries] { [ k, v ] }".
+  function formatIterator(braces, ctx, value, recurseTimes) {
+    const preview = hostIteratorItems === undefined ? undefined : hostIteratorItems(value);
+    if (preview === undefined) {
+      return formatUnknownItems();
+    }
+    const [entries, isKeyValue] = preview;
+    const maxArrayLength = Math.max(ctx.maxArrayLength, 0);
+    const length = isKeyValue ? entries.length / 2 : entries.length;
+    const maxLength = Math.min(maxArrayLength, length);
+    const output = [];
+    ctx.indentationLvl += 2;
+    for (let i = 0; i < maxLength; i++) {
+      if (isKeyValue) {
+        const pair = [
+          formatValue(ctx, entries[i * 2], recurseTimes),
+          formatValue(ctx, entries[i * 2 + 1], recurseTimes),
+        ];
+        output.push(reduceToSingleString(ctx, pair, '', ['[', ']'], kArrayExtrasType, recurseTimes));
+      } else {
+        output.push(formatValue(ctx, entries[i], recurseTimes));
+      }
+    }
+    ctx.indentationLvl -= 2;
+    if (isKeyValue) {
+      braces[0] = braces[0].replace(/ Iterator] {$/, ' Entries] {');
+    }
+    if (length - maxLength > 0) {
+      output.push(remainingText(length - maxLength));
+    }
+    return output;
   }
 
   function formatPromise(ctx, value, recurseTimes) {
@@ -1241,8 +1278,8 @@
   }
 
   // Returns the error's stack as V8 writes it: the "Name: message" line, then the frames.
-  // QuickJS stores only the frames, so they get the header and the frame limit here; a
-  // stack that a script assigned (not starting with a frame) is returned as it is.
+  // The engine writes stacks that way; a stack of frames only (console.trace's) gets the
+  // header and the frame limit here, and any other string is returned as it is.
   function formatError(err) {
     let stack;
     try {
@@ -1734,12 +1771,22 @@
       timeLogImpl('timeLog', `${label}`, data);
     },
     trace(...args) {
-      // The first frame is this method's own.
-      const frames = new ErrorConstructor().stack;
+      // The stack's first line is its header and the first frame this method's own:
+      // one frame more than the limit leaves the limit's number of the caller's.
+      const limit = ErrorConstructor.stackTraceLimit;
+      let frames;
+      try {
+        if (typeof limit === 'number') {
+          ErrorConstructor.stackTraceLimit = limit + 1;
+        }
+        frames = new ErrorConstructor().stack;
+      } finally {
+        ErrorConstructor.stackTraceLimit = limit;
+      }
       const err = {
         name: 'Trace',
         message: formatWithOptions(undefined, args),
-        stack: typeof frames === 'string' ? frames.slice(frames.indexOf('\n') + 1) : '',
+        stack: typeof frames === 'string' ? frames.split('\n').slice(2).join('\n') : '',
       };
       writeLine(kStderr, formatError(err));
     },

@@ -224,7 +224,8 @@ TEST(errors)
     CHECK_INT(rc, CAPSA_ESCRIPT, "a promise nothing settles ends the run with an error");
     CHECK_CONTAINS(capsa_result_error_message(r), "never", "and the message says why");
     r = run(sb, "function deep() { return deep() + 1 } try { deep() } catch (e) { return e.message }", &rc);
-    CHECK_STR(capsa_result_value(r), "\"stack overflow\"", "deep recursion is a catchable error");
+    CHECK_STR(capsa_result_value(r), "\"Maximum call stack size exceeded\"",
+              "deep recursion is a catchable error");
     r = run(sb, "return 'still here'", &rc);
     CHECK_STR(capsa_result_value(r), "\"still here\"", "the sandbox works after errors");
     capsa_sandbox_free(sb);
@@ -459,7 +460,7 @@ static long recursion_depth(uint32_t max_stack)
         return -1;
     int rc;
     const capsa_result *r = run(sb, "let d = 0; function f() { d++; f() } "
-                                    "try { f() } catch (e) { return e instanceof InternalError ? d : -2 }", &rc);
+                                    "try { f() } catch (e) { return e instanceof RangeError ? d : -2 }", &rc);
     long depth = rc == CAPSA_OK && capsa_result_value(r) ? atol(capsa_result_value(r)) : -3;
     capsa_sandbox_free(sb);
     return depth;

@@ -1,11 +1,11 @@
 // Stack traces name the functions of the user's code with the line of each call.
-// QuickJS writes frames as "    at name (file:line)", without columns, and its
-// `stack` holds only the frames (V8 puts "Name: message" first), so this golden
-// comes from capsa, not Node; each line number was checked against this file.
+// The stack starts with "Name: message" as V8's does, but QuickJS writes frames as
+// "    at name (file:line)", without columns, so this golden comes from capsa, not
+// Node; each line number was checked against this file.
 // The directory of the file is removed from the frames, as it depends on the checkout.
 function show(e) {
-  const frames = e.stack.replace(/\([^()]*\/([^/()]+:\d+)\)/g, '($1)');
-  console.log(`${e.name}: ${e.message}\n${frames}`);
+  const stack = e.stack.replace(/\([^()]*\/([^/()]+:\d+)\)/g, '($1)');
+  console.log(`${stack}\n`);
 }
 
 function level3() {
@@ -109,7 +109,8 @@ try {
   show(e);
 }
 
-// A script-defined error class with its own name.
+// A script-defined error class with its own name: as in V8, the stack starts where
+// the error is made, below the constructors of the class and its parents.
 class HttpError extends Error {
   constructor(status) {
     super(`status ${status}`);
