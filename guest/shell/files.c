@@ -434,17 +434,6 @@ static void human_size(unsigned long long v, char *buf, size_t n)
         snprintf(buf, n, "%llu%c", r, units[u]);
 }
 
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
-static long long days_from_civil(long long y, int m, int d)
-{
-    y -= m <= 2;
-    long long era = (y >= 0 ? y : y - 399) / 400;
-    long long yoe = y - era * 400;
-    long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 /* Parses relative dates: "now", "today", "yesterday", "tomorrow", and
  * "[-]N UNIT[s] [ago]" with units from seconds to weeks. */
 static int parse_relative_date(const char *s, struct timespec *ts)
@@ -534,7 +523,7 @@ static int parse_date(const char *s, struct timespec *ts)
         s += strlen(s);
     if (*s || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
         return -1;
-    ts->tv_sec = (time_t)(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec);
+    ts->tv_sec = (time_t)(sh_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec);
     return 0;
 }
 
@@ -1352,7 +1341,7 @@ static int parse_touch_stamp(const char *s, struct timespec *ts)
         v[i] = (s[k] - '0') * 10 + (s[k + 1] - '0');
     if (v[0] < 1 || v[0] > 12 || v[1] < 1 || v[1] > 31 || v[2] > 23 || v[3] > 59 || sec > 60)
         return -1;
-    ts->tv_sec = (time_t)(days_from_civil(year, v[0], v[1]) * 86400 + v[2] * 3600 + v[3] * 60 +
+    ts->tv_sec = (time_t)(sh_days_from_civil(year, v[0], v[1]) * 86400 + v[2] * 3600 + v[3] * 60 +
                           sec);
     ts->tv_nsec = 0;
     return 0;

@@ -1,6 +1,6 @@
 /* The shell's plumbing for commands: byte buffers, output streams (a file
  * descriptor or a bounded in-memory pipe), error messages, whole-file reads and
- * writes against the working directory, and option parsing. */
+ * writes against the working directory, option parsing, and civil dates. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -468,4 +468,22 @@ int sh_getopt(sh_proc *p, sh_opt *o, int argc, char **argv, const char *spec,
         o->pos = 0;
     }
     return c;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date; months outside 1..12
+ * and days past the month's end carry over. */
+long long sh_days_from_civil(long long y, long long m, long long d)
+{
+    y += (m - 1) / 12;
+    m = (m - 1) % 12 + 1;
+    if (m <= 0) {
+        m += 12;
+        y--;
+    }
+    y -= m <= 2;
+    long long era = (y >= 0 ? y : y - 399) / 400;
+    long long yoe = y - era * 400;
+    long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
 }

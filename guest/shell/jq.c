@@ -4114,17 +4114,6 @@ static jv *nat_now(jq *q, jv *in, jv **args)
 
 /* ---- dates (always UTC) */
 
-/* Days since 1970-01-01 of a civil date (month 1..12). */
-static long long days_from_civil(long long y, long long m, long long d)
-{
-    y -= m <= 2;
-    long long era = (y >= 0 ? y : y - 399) / 400;
-    long long yoe = y - era * 400;
-    long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 /* Fills tm from seconds since the epoch. */
 static void to_tm(double t, struct tm *tm)
 {
@@ -4149,7 +4138,7 @@ static void to_tm(double t, struct tm *tm)
     tm->tm_min = (int)(rem / 60 % 60);
     tm->tm_sec = (int)(rem % 60);
     tm->tm_wday = (int)(((days % 7) + 11) % 7);
-    tm->tm_yday = (int)(days - days_from_civil(y, 1, 1));
+    tm->tm_yday = (int)(days - sh_days_from_civil(y, 1, 1));
 }
 
 /* A broken-down time as jq's array [year, month0, mday, h, m, s, wday, yday]. */
@@ -4197,7 +4186,7 @@ static double tm_to_secs(const struct tm *tm)
     long long y = tm->tm_year + 1900LL + tm->tm_mon / 12, m = tm->tm_mon % 12;
     if (m < 0)
         m += 12, y--;
-    return (double)(days_from_civil(y, m + 1, 1) + tm->tm_mday - 1) * 86400.0 +
+    return (double)(sh_days_from_civil(y, m + 1, 1) + tm->tm_mday - 1) * 86400.0 +
            tm->tm_hour * 3600.0 + tm->tm_min * 60.0 + tm->tm_sec;
 }
 

@@ -87,6 +87,10 @@ int sh_load(sh_proc *p, const char *path, char **data, size_t *len);
 /* The same without a message: -1 with errno set (EISDIR for a directory, ENOMEM
  * when out of memory). */
 int sh_read_file(sh_proc *p, const char *path, char **data, size_t *len);
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (UTC, as the sandbox's
+ * clock); months outside 1..12 and days past the month's end carry over. */
+long long sh_days_from_civil(long long y, long long m, long long d);
 /* Writes data to a file (created or truncated; append != 0 appends). 0, or -1
  * after printing the error. */
 int sh_save(sh_proc *p, const char *path, const void *data, size_t len, int append);

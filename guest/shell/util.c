@@ -1993,24 +1993,6 @@ static int sha256sum_main(sh_proc *p, int argc, char **argv)
 
 /* ---- date ---- */
 
-/* Days since 1970-01-01 of a proleptic Gregorian date; months outside 1..12
- * and days past the month's end carry over. */
-static long long days_from_civil(long long y, long long m, long long d)
-{
-    y += (m - 1) / 12;
-    m = (m - 1) % 12 + 1;
-    if (m <= 0) {
-        m += 12;
-        y--;
-    }
-    y -= m <= 2;
-    long long era = (y >= 0 ? y : y - 399) / 400;
-    long long yoe = y - era * 400;
-    long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 static int days_in_month(long long y, int m)
 {
     static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
@@ -2380,7 +2362,7 @@ static int date_resolve(date_spec *d, const struct timespec *now, long long *sec
         tod = now_secs;
         *nsec = now->tv_nsec;
     }
-    long long days = days_from_civil(d->year, d->month + d->rel_month, 1) + d->day - 1;
+    long long days = sh_days_from_civil(d->year, d->month + d->rel_month, 1) + d->day - 1;
     *secs = days * 86400 + tod + d->rel_day * 86400 + d->rel_sec - (d->have_zone ? d->zone : 0);
     return 0;
 }
@@ -2405,11 +2387,11 @@ static int iso_week(const struct tm *tm, long long *year)
     int wday = (tm->tm_wday + 6) % 7; /* Monday 0 */
     int week = (tm->tm_yday - wday + 10) / 7;
     /* A year has 53 weeks when it starts on a Thursday, or a Wednesday in a leap year. */
-    long long jan1 = days_from_civil(y, 1, 1), next = days_from_civil(y + 1, 1, 1);
+    long long jan1 = sh_days_from_civil(y, 1, 1), next = sh_days_from_civil(y + 1, 1, 1);
     int jan1_wday = (int)(((jan1 + 3) % 7 + 7) % 7); /* 1970-01-01 was a Thursday: Monday 0 */
     int weeks = jan1_wday == 3 || (jan1_wday == 2 && next - jan1 == 366) ? 53 : 52;
     if (week < 1) {
-        long long prev = days_from_civil(y - 1, 1, 1);
+        long long prev = sh_days_from_civil(y - 1, 1, 1);
         int pw = (int)(((prev + 3) % 7 + 7) % 7);
         week = pw == 3 || (pw == 2 && jan1 - prev == 366) ? 53 : 52;
         y--;
