@@ -146,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static wasm_rt_memory_t mem;
     static int64_t fuel;
     if (!mem.data) {
-        if (capsa__rt_thread_prepare() != 0 || capsa__rt_call(&mem, &fuel, NULL, make_memory, &mem, NULL) != 0)
+        if (capsa__rt_thread_prepare() != 0 || capsa__rt_call(&mem, NULL, &fuel, NULL, make_memory, &mem, NULL) != 0)
             abort();
     }
     /* The memory starts each program with known contents, and the guest with a
@@ -171,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     program pr = { data, data + size, &w };
     /* A deadline in the past: a poll_oneoff that would wait stops the call at once. */
     capsa__rt_limits limits = { 0, 1 };
-    int trap = capsa__rt_call(&mem, &fuel, &limits, run_program, &pr, NULL);
+    int trap = capsa__rt_call(&mem, NULL, &fuel, &limits, run_program, &pr, NULL);
     if (trap != 0 && trap != CAPSA__TRAP_TIMEOUT)
         abort();
     capsa__wasi_finish(&w);

@@ -94,11 +94,13 @@ typedef struct capsa_engine_options {
     uint32_t max_sandboxes;      /* live sandboxes of this engine; default and
                                     maximum CAPSA_MAX_SANDBOXES */
     uint32_t pool_size;          /* guest instances kept ready, made from the image
-                                    ahead of need: capsa_sandbox_new, capsa_reset
-                                    and the recovery after a trap or a limit take
-                                    one instead of making one, and capsa_sandbox_free
-                                    makes one to refill the pool; default 0 (none),
-                                    at most 1024 */
+                                    ahead of need: capsa_sandbox_new and the
+                                    recovery after a trap or a limit take one
+                                    instead of making one; capsa_sandbox_free and
+                                    a stop put the sandbox's instance back in the
+                                    pool, restored to the image in place (the pages
+                                    it wrote are copied back), else make one to
+                                    refill it; default 0 (none), at most 1024 */
 } capsa_engine_options;
 
 /* Live sandboxes one process can hold, all engines together: each reserves 8 GiB
@@ -237,7 +239,9 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
 CAPSA_API int capsa_shell(capsa_sandbox *sb, const char *cmdline, const char *input,
                           size_t input_len, const capsa_result **out);
 
-/* Discards the sandbox's JS state and guest memory and starts it afresh. */
+/* Discards the sandbox's JS state and guest memory and starts it afresh, from
+ * the engine's image: the instance is restored in place (what the guest wrote is
+ * copied back from the image, grown memory is released). Files stay. */
 CAPSA_API int capsa_reset(capsa_sandbox *sb);
 
 /* Accessors of a result. Returned pointers are owned by the result. */
@@ -267,7 +271,8 @@ CAPSA_API const char *capsa_result_error_code(const capsa_result *r);
 typedef struct capsa_stats {
     size_t struct_size;        /* set by the caller to sizeof(capsa_stats) */
     double wall_ms;            /* wall-clock time of the run */
-    uint64_t memory_bytes;     /* guest linear memory at the end (its peak: it never shrinks) */
+    uint64_t memory_bytes;     /* guest linear memory at the end (its peak: it only
+                                  shrinks when the instance goes back to the image) */
     uint64_t stdout_bytes;     /* bytes written, including those not kept */
     uint64_t stderr_bytes;
     uint64_t output_dropped;   /* bytes not kept because of max_output */

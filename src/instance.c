@@ -35,6 +35,7 @@ struct capsa__instance {
     Z_guest_instance_t inst;
     struct Z_capsa_instance_t host;
     capsa__wasi wasi;
+    capsa__rt_track track; /* the pages written since the memory was last restored */
 };
 
 struct capsa__image {
@@ -189,8 +190,8 @@ static int protected_call(capsa__instance *g, const capsa__rt_limits *limits,
     if (capsa__rt_thread_prepare() != 0)
         return CAPSA__TRAP_NOMEM;
     step_call c = { g, step, arg };
-    return capsa__rt_call(&g->inst.w2c_memory, &g->inst.capsa_fuel, limits, run_step, &c,
-                          fuel_used);
+    return capsa__rt_call(&g->inst.w2c_memory, &g->track, &g->inst.capsa_fuel, limits, run_step,
+                          &c, fuel_used);
 }
 
 static capsa__instance *instance_alloc(const capsa_allocator *a, const capsa__instance_hooks *hooks)
@@ -214,6 +215,7 @@ void capsa__instance_free(capsa__instance *g)
         return;
     capsa__wasi_finish(&g->wasi);
     Z_guest_free(&g->inst);
+    capsa__rt_track_free(&g->track);
     capsa__free(g->alloc, g);
 }
 
@@ -356,32 +358,30 @@ static void step_configure(capsa__instance *g, void *arg)
                                          (uint32_t)(c->seed >> 32), c->stack);
 }
 
-int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *msg, size_t msgsize)
+/* Gives g the image's globals, with g's own imports; its memory and table stay. */
+static void globals_from_image(const capsa__image *img, capsa__instance *g)
 {
-    *out = NULL;
-    capsa__instance *g = instance_alloc(img->alloc, NULL);
-    if (!g) {
-        snprintf(msg, msgsize, "out of memory for a guest instance");
-        return CAPSA_ENOMEM;
-    }
-    /* The image's globals, this instance's imports, memory and table. */
+    wasm_rt_memory_t memory = g->inst.w2c_memory;
+    wasm_rt_funcref_table_t table = g->inst.w2c_T0;
     g->inst = img->inst;
     g->inst.Z_capsa_instance = &g->host;
     g->inst.Z_wasi_snapshot_preview1_instance = &g->wasi;
-    memset(&g->inst.w2c_T0, 0, sizeof(g->inst.w2c_T0));
-    if (capsa__rt_memory_from_image(&g->inst.w2c_memory, &img->memory) != 0) {
-        capsa__free(g->alloc, g);
-        snprintf(msg, msgsize, "cannot map guest memory (address space or memory exhausted)");
-        return CAPSA_ENOMEM;
-    }
-    g->host.memory = g->wasi.memory = &g->inst.w2c_memory;
+    g->inst.w2c_memory = memory;
+    g->inst.w2c_T0 = table;
+}
+
+/* Gives g the image's table, its entries pointing at g's own instances where the
+ * image's pointed at the instance it was made from. Returns 0 or -1 (no memory). */
+static int table_from_image(const capsa__image *img, capsa__instance *g)
+{
     wasm_rt_funcref_table_t *t = &g->inst.w2c_T0;
-    /* Freed by Z_guest_free with free(), like every table of the runtime. */
-    t->data = malloc((size_t)img->table_size * sizeof(wasm_rt_funcref_t));
-    if (!t->data) {
-        capsa__instance_free(g);
-        snprintf(msg, msgsize, "out of memory for a guest table");
-        return CAPSA_ENOMEM;
+    if (!t->data || t->size != img->table_size) {
+        /* Freed by Z_guest_free with free(), like every table of the runtime. */
+        size_t n = img->table_size ? img->table_size : 1;
+        wasm_rt_funcref_t *data = realloc(t->data, n * sizeof(*data));
+        if (!data)
+            return -1;
+        t->data = data;
     }
     t->size = img->table_size;
     t->max_size = img->inst.w2c_T0.max_size;
@@ -393,8 +393,43 @@ int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *
                 t->data[i].module_instance = (void *)self[k];
         }
     }
+    return 0;
+}
+
+int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *msg, size_t msgsize)
+{
+    *out = NULL;
+    capsa__instance *g = instance_alloc(img->alloc, NULL);
+    if (!g) {
+        snprintf(msg, msgsize, "out of memory for a guest instance");
+        return CAPSA_ENOMEM;
+    }
+    globals_from_image(img, g); /* g is zeroed: no memory or table yet */
+    if (capsa__rt_memory_from_image(&g->inst.w2c_memory, &img->memory) != 0) {
+        capsa__free(g->alloc, g);
+        snprintf(msg, msgsize, "cannot map guest memory (address space or memory exhausted)");
+        return CAPSA_ENOMEM;
+    }
+    g->host.memory = g->wasi.memory = &g->inst.w2c_memory;
+    if (table_from_image(img, g) != 0) {
+        capsa__instance_free(g);
+        snprintf(msg, msgsize, "out of memory for a guest table");
+        return CAPSA_ENOMEM;
+    }
     *out = g;
     return CAPSA_OK;
+}
+
+int capsa__instance_recycle(const capsa__image *img, capsa__instance *g)
+{
+    capsa__wasi_finish(&g->wasi);
+    memset(&g->wasi, 0, sizeof(g->wasi));
+    memset(&g->host, 0, sizeof(g->host));
+    if (capsa__rt_memory_restore(&g->inst.w2c_memory, &g->track, &img->memory) != 0)
+        return CAPSA_ENOMEM;
+    globals_from_image(img, g);
+    g->host.memory = g->wasi.memory = &g->inst.w2c_memory;
+    return table_from_image(img, g) == 0 ? CAPSA_OK : CAPSA_ENOMEM;
 }
 
 int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks, capsa__vfs *vfs,

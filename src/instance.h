@@ -42,6 +42,14 @@ void capsa__image_free(capsa__image *img);
  * is NULL and msg (size msgsize) says why. */
 int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *msg, size_t msgsize);
 
+/* Puts an instance made from img back to the state of a fresh one, in place:
+ * its memory (see capsa__rt_memory_restore), globals and table are the image's
+ * again, its files are closed and it is bound to nobody. Whatever it ran, and
+ * however it stopped (a trap or a limit included), nothing of that run remains.
+ * Returns CAPSA_OK, or CAPSA_ENOMEM when the memory cannot be restored (no /proc):
+ * the instance must then be freed. */
+int capsa__instance_recycle(const capsa__image *img, capsa__instance *g);
+
 /* Binds a fresh instance to its owner, once: the hooks it reports to, the
  * filesystem it sees (borrowed: it must outlive the instance), at most
  * memory_limit bytes of linear memory, a JS stack limit of max_stack bytes (0: the

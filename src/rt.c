@@ -57,6 +57,7 @@ typedef struct rt_frame {
     sigjmp_buf jmp;
     struct rt_frame *prev;
     const wasm_rt_memory_t *memory; /* the memory the guest may fault in */
+    capsa__rt_track *track;         /* its write tracking, NULL: none */
     void (*fn)(void *);
     void *arg;
     int trap;
@@ -131,6 +132,8 @@ const char *capsa__rt_trap_message(int trap)
     }
 }
 
+static int track_write(capsa__rt_track *t, uint8_t *data, uint64_t off);
+
 /* A fault inside guest code is a trap when it hits the running guest's memory
  * reservation (out of bounds) or the thread's stack guard (exhaustion). Anything
  * else is not ours: the previous disposition gets it. */
@@ -144,9 +147,16 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
         const wasm_rt_memory_t *m = f->memory;
         if (m && m->data && a >= (uintptr_t)m->data &&
             a - (uintptr_t)m->data < CAPSA__RT_RESERVE) {
+            uint64_t off = a - (uintptr_t)m->data;
+            /* A first write to a read-only page of a tracked image: noted, made
+               writable, and the instruction runs again. */
+            int tracked = f->track ? track_write(f->track, m->data, off) : 0;
+            if (tracked > 0)
+                return;
+            if (tracked < 0)
+                siglongjmp(f->jmp, CAPSA__TRAP_NOMEM);
             /* The guest's shadow stack comes first in its memory: running off it
                wraps the address around to just below 4 GiB. */
-            uint64_t off = a - (uintptr_t)m->data;
             siglongjmp(f->jmp, off >= SHADOW_STACK_WRAP_LO && off < SHADOW_STACK_WRAP_HI
                                    ? WASM_RT_TRAP_EXHAUSTION : WASM_RT_TRAP_OOB);
         }
@@ -319,12 +329,14 @@ void capsa__rt_fuel_slice(int64_t *counter)
     *counter += (int64_t)n;
 }
 
-int capsa__rt_call(const wasm_rt_memory_t *memory, int64_t *fuel, const capsa__rt_limits *limits,
-                   void (*fn)(void *), void *arg, uint64_t *fuel_used)
+int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64_t *fuel,
+                   const capsa__rt_limits *limits, void (*fn)(void *), void *arg,
+                   uint64_t *fuel_used)
 {
     rt_frame f;
     f.prev = tls.frame;
     f.memory = memory;
+    f.track = track;
     f.fn = fn;
     f.arg = arg;
     f.trap = 0;
@@ -512,6 +524,12 @@ int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m)
     /* Sealed: nobody can change the image under the instances that map it. */
     if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
         goto fail;
+    if (m->size) {
+        void *view = mmap(NULL, m->size, PROT_READ, MAP_SHARED, fd, 0);
+        if (view == MAP_FAILED)
+            goto fail;
+        img->view = view;
+    }
     img->fd = fd;
     return 0;
 fail:
@@ -521,8 +539,11 @@ fail:
 
 void capsa__rt_image_release(capsa__rt_image *img)
 {
+    if (img->view)
+        munmap((void *)img->view, (size_t)img->pages * CAPSA__WASM_PAGE);
     if (img->fd >= 0)
         close(img->fd);
+    img->view = NULL;
     img->fd = -1;
 }
 
@@ -542,6 +563,159 @@ int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img)
     m->pages = img->pages;
     m->max_pages = img->max_pages;
     m->size = (uint32_t)bytes;
+    return 0;
+}
+
+/* /proc/self/pagemap, opened once: one 64-bit entry per page of the process. */
+static pthread_once_t pagemap_once = PTHREAD_ONCE_INIT;
+static int pagemap_fd = -1;
+static long host_page;
+
+static void open_pagemap(void)
+{
+    host_page = sysconf(_SC_PAGESIZE);
+    if (host_page > 0 && CAPSA__WASM_PAGE % (unsigned long)host_page == 0)
+        pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+}
+
+#define PAGEMAP_PRESENT (1ull << 63)
+#define PAGEMAP_SWAPPED (1ull << 62)
+#define PAGEMAP_FILE (1ull << 61) /* a page-cache page: in our mapping, the image's */
+
+/* Called from the fault handler (so only async-signal-safe calls): a fault at
+ * offset off of a memory whose tracking is armed is the first write to one of the
+ * image's read-only pages when it lies there and the page is not noted yet. The
+ * page is made writable and noted: returns 1. Returns 0 when the fault is not
+ * such a write, and -1 when the page cannot be made writable even after giving
+ * up tracking (out of memory). */
+static int track_write(capsa__rt_track *t, uint8_t *data, uint64_t off)
+{
+    if (!t->armed || off >= (uint64_t)t->npages * (uint64_t)host_page)
+        return 0;
+    uint64_t page = off / (uint64_t)host_page;
+    if (t->written[page])
+        return 0;
+    if (mprotect(data + page * (uint64_t)host_page, (size_t)host_page,
+                 PROT_READ | PROT_WRITE) == 0) {
+        t->written[page] = 1;
+        t->list[t->nlist++] = (uint32_t)page;
+        return 1;
+    }
+    /* Splitting the mapping failed (the process's map count is at its limit):
+       the whole image becomes writable again, which joins the pieces, and the next
+       restore finds the written pages by scanning. */
+    if (mprotect(data, (size_t)t->npages * (size_t)host_page, PROT_READ | PROT_WRITE) != 0)
+        return -1;
+    t->armed = 0;
+    return 1;
+}
+
+void capsa__rt_track_free(capsa__rt_track *t)
+{
+    free(t->written);
+    free(t->list);
+    memset(t, 0, sizeof(*t));
+}
+
+/* Copies back from the image every page in t's list. */
+static void restore_noted(uint8_t *data, const uint8_t *image, const capsa__rt_track *t)
+{
+    size_t page = (size_t)host_page;
+    for (uint32_t i = 0; i < t->nlist; i++) {
+        size_t off = (size_t)t->list[i] * page;
+        memcpy(data + off, image + off, page);
+    }
+}
+
+/* Finds the pages of [0, t->npages) that are no longer the image's own: a private
+ * copy made when the guest wrote the page (present, not a file page) or such a
+ * copy swapped out. Pages the guest never touched, or only read, are the image's.
+ * Notes them in t (which it empties first). Returns 0 or -1. */
+static int scan_written(const uint8_t *data, capsa__rt_track *t)
+{
+    enum { BATCH = 512 };
+    uint64_t entries[BATCH];
+    uint64_t page = (uint64_t)host_page;
+    memset(t->written, 0, t->npages);
+    t->nlist = 0;
+    for (uint64_t first = 0; first < t->npages; first += BATCH) {
+        uint64_t n = t->npages - first < BATCH ? t->npages - first : BATCH;
+        off_t at = (off_t)(((uintptr_t)data / page + first) * sizeof(uint64_t));
+        size_t want = (size_t)n * sizeof(uint64_t);
+        if (pread(pagemap_fd, entries, want, at) != (ssize_t)want)
+            return -1;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t e = entries[i];
+            if (((e & PAGEMAP_PRESENT) && !(e & PAGEMAP_FILE)) || (e & PAGEMAP_SWAPPED)) {
+                t->written[first + i] = 1;
+                t->list[t->nlist++] = (uint32_t)(first + i);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Makes every page of the image that t does not note read-only, in runs. Returns
+ * 0, or -1 (the process's map count is at its limit) with the whole image
+ * writable again. */
+static int protect_unwritten(uint8_t *data, const capsa__rt_track *t)
+{
+    size_t page = (size_t)host_page;
+    for (uint32_t p = 0; p < t->npages;) {
+        if (t->written[p]) {
+            p++;
+            continue;
+        }
+        uint32_t end = p;
+        while (end < t->npages && !t->written[end])
+            end++;
+        if (mprotect(data + (size_t)p * page, (size_t)(end - p) * page, PROT_READ) != 0) {
+            mprotect(data, (size_t)t->npages * page, PROT_READ | PROT_WRITE);
+            return -1;
+        }
+        p = end;
+    }
+    return 0;
+}
+
+int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const capsa__rt_image *img)
+{
+    pthread_once(&pagemap_once, open_pagemap);
+    uint64_t bytes = (uint64_t)img->pages * CAPSA__WASM_PAGE;
+    if (host_page <= 0 || !m->data || m->pages < img->pages || (bytes && !img->view))
+        return -1;
+    if (m->pages > img->pages) {
+        /* Grown memory goes back to the reservation: its pages are freed. */
+        void *grown = m->data + bytes;
+        uint64_t len = (uint64_t)m->size - bytes;
+        if (mmap(grown, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+                 -1, 0) == MAP_FAILED)
+            return -1;
+        m->pages = img->pages;
+        m->size = (uint32_t)bytes;
+    }
+    m->max_pages = img->max_pages;
+    if (t->armed) {
+        restore_noted(m->data, img->view, t);
+        return 0;
+    }
+    /* First restore, or tracking was given up: scan, then arm. */
+    if (pagemap_fd < 0)
+        return -1;
+    if (!t->written) {
+        t->npages = (uint32_t)(bytes / (uint64_t)host_page);
+        t->written = malloc(t->npages ? t->npages : 1);
+        t->list = malloc((t->npages ? t->npages : 1) * sizeof(*t->list));
+        if (!t->written || !t->list) {
+            capsa__rt_track_free(t);
+            return -1;
+        }
+    }
+    if (scan_written(m->data, t) != 0)
+        return -1;
+    restore_noted(m->data, img->view, t);
+    /* Unarmed, the restore stays exact: the next one scans again. */
+    t->armed = protect_unwritten(m->data, t) == 0;
     return 0;
 }
 

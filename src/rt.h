@@ -63,21 +63,40 @@ int capsa__rt_init(void);
  * memory. */
 int capsa__rt_thread_prepare(void);
 
-/* Runs fn(arg) as guest code whose linear memory is `memory` and whose fuel
- * counter is *fuel, within *limits (NULL: none), on the calling thread's guest
+/* Which pages of a linear memory made from an image the guest writes, once the
+ * memory has been restored (capsa__rt_memory_restore): the image's pages it has
+ * not written are then kept read-only, and the first write to one is a fault that
+ * the runtime takes to make the page writable and note it. So the next restore
+ * knows what to copy back without asking the kernel. Owned by the memory's owner,
+ * zeroed at first; capsa__rt_track_free releases it. */
+typedef struct capsa__rt_track {
+    uint8_t *written;   /* one flag per host page of the image; NULL until needed */
+    uint32_t *list;     /* the written pages, in the order they were first written */
+    uint32_t nlist;
+    uint32_t npages;    /* host pages in the image */
+    volatile int armed; /* the unwritten pages are read-only and writes are noted */
+} capsa__rt_track;
+
+/* Frees what the tracking holds; *t is zeroed. */
+void capsa__rt_track_free(capsa__rt_track *t);
+
+/* Runs fn(arg) as guest code whose linear memory is `memory` (its written pages
+ * noted in *track, NULL: not tracked) and whose fuel counter is *fuel, within *limits (NULL: none), on the calling thread's guest
  * stack (a large mapping of its own, so that guest recursion never depends on the
  * caller's stack size). Returns 0, or the trap code (wasm_rt_trap_t or
  * CAPSA__TRAP_*) when the guest trapped; fn then did not finish. *fuel_used (if not
  * NULL) gets the units spent. The thread must have been prepared. */
-int capsa__rt_call(const wasm_rt_memory_t *memory, int64_t *fuel, const capsa__rt_limits *limits,
-                   void (*fn)(void *), void *arg, uint64_t *fuel_used);
+int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64_t *fuel,
+                   const capsa__rt_limits *limits, void (*fn)(void *), void *arg,
+                   uint64_t *fuel_used);
 
 /* A linear memory's contents kept as an image: a sealed memfd that instances map
  * copy-on-write, so a new instance costs page-table work, not a copy. */
 typedef struct capsa__rt_image {
-    int fd;             /* -1 when empty */
-    uint32_t pages;     /* size of the image in wasm pages */
-    uint32_t max_pages; /* the memory's maximum when it was captured */
+    int fd;               /* -1 when empty */
+    const uint8_t *view;  /* the image, mapped read-only and shared; NULL when empty */
+    uint32_t pages;       /* size of the image in wasm pages */
+    uint32_t max_pages;   /* the memory's maximum when it was captured */
 } capsa__rt_image;
 
 /* Captures m into *img (zero pages are left as holes). Returns 0 or -1. */
@@ -87,6 +106,16 @@ void capsa__rt_image_release(capsa__rt_image *img);
 /* Makes *m a new linear memory (a full guard reservation) whose first pages map
  * the image copy-on-write. Returns 0, or -1 with *m empty. */
 int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img);
+/* Puts *m, made from img by capsa__rt_memory_from_image, back to img's contents
+ * and size without a new mapping: the pages the guest wrote are copied back from
+ * the image, and memory it grew is unmapped again. Pages it only read still map
+ * the image, and the copies stay mapped, so the next run takes no page faults on
+ * them. The first restore finds the written pages in /proc/self/pagemap (their
+ * private copies) and arms *track; later ones copy what *track noted. Returns 0,
+ * or -1 when the written pages cannot be found (no /proc, no memory): *m must
+ * then be freed. */
+int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *track,
+                             const capsa__rt_image *img);
 
 /* A message for a trap code (wasm_rt_trap_t or CAPSA__TRAP_*). */
 const char *capsa__rt_trap_message(int trap);

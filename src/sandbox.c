@@ -63,6 +63,29 @@ static void pool_refill(capsa_engine *e)
     }
 }
 
+/* Gives an instance back to the engine: recycled (put back to the image in place)
+ * into the pool when it has room, else freed. Whatever it ran, and however it
+ * stopped, the pool then holds an instance as good as a fresh one. */
+static void pool_put(capsa_engine *e, capsa__instance *g)
+{
+    if (!g)
+        return;
+    if (e->pool_size) {
+        pthread_mutex_lock(&e->pool_lock);
+        int room = e->pooled < e->pool_size;
+        pthread_mutex_unlock(&e->pool_lock);
+        if (room && capsa__instance_recycle(e->image, g) == CAPSA_OK) {
+            pthread_mutex_lock(&e->pool_lock);
+            if (e->pooled < e->pool_size) {
+                e->pool[e->pooled++] = g;
+                g = NULL;
+            }
+            pthread_mutex_unlock(&e->pool_lock);
+        }
+    }
+    capsa__instance_free(g);
+}
+
 /* ---- engine ---------------------------------------------------------------------- */
 
 CAPSA_API void capsa_engine_options_init(capsa_engine_options *opts)
@@ -181,14 +204,21 @@ static int on_result(void *ud, uint32_t kind, const char *data, size_t len)
     return 0;
 }
 
+/* Binds an unbound instance (pooled or recycled) to the sandbox. */
+static int bind_instance(capsa_sandbox *sb, capsa__instance *g)
+{
+    capsa__instance_hooks hooks = { on_output, on_result, sb, sb->tools };
+    return capsa__instance_bind(g, &hooks, sb->vfs, sb->opts.memory_limit, sb->opts.max_stack,
+                                sb->errmsg, sizeof(sb->errmsg));
+}
+
 /* Gives the sandbox an instance: a pooled one when there is one, else a new one. */
 static int make_instance(capsa_sandbox *sb)
 {
     capsa__instance_hooks hooks = { on_output, on_result, sb, sb->tools };
     capsa__instance *g = pool_take(sb->engine);
     if (g) {
-        if (capsa__instance_bind(g, &hooks, sb->vfs, sb->opts.memory_limit, sb->opts.max_stack,
-                                 sb->errmsg, sizeof(sb->errmsg)) == CAPSA_OK) {
+        if (bind_instance(sb, g) == CAPSA_OK) {
             sb->inst = g;
             return CAPSA_OK;
         }
@@ -296,7 +326,7 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
 {
     if (!sb || capsa__sandbox_busy(sb))
         return; /* freeing a sandbox from inside its own run is refused */
-    capsa__instance_free(sb->inst); /* before the files: its fds hold nodes */
+    pool_put(sb->engine, sb->inst); /* before the files: its fds hold nodes */
     capsa__tools_free(sb->tools);   /* waits for callbacks still running */
     capsa__audit_close(sb);
     capsa__vfs_free(sb->vfs);
@@ -321,9 +351,19 @@ CAPSA_API int capsa_reset(capsa_sandbox *sb)
         sb->pending = 0;
         capsa__tools_run_end(sb->tools);
     }
-    capsa__instance_free(sb->inst);
+    /* The instance goes back to the image in place: no new mapping, and the pages
+       it wrote stay mapped. A new one is made only if that fails. */
+    capsa__instance *g = sb->inst;
     sb->inst = NULL;
-    int rc = make_instance(sb);
+    int rc = CAPSA_ENOMEM;
+    if (g && capsa__instance_recycle(sb->engine->image, g) == CAPSA_OK)
+        rc = bind_instance(sb, g);
+    if (rc != CAPSA_OK) {
+        capsa__instance_free(g);
+        rc = make_instance(sb);
+    } else {
+        sb->inst = g;
+    }
     if (rc == CAPSA_OK)
         set_error(sb, "not an error");
     return rc;
@@ -421,7 +461,7 @@ static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
     case CAPSA_EFUEL:
         /* The guest's state is unknown after it was stopped: drop it, keep the
            sandbox; the next call starts from the image again. */
-        capsa__instance_free(sb->inst);
+        pool_put(sb->engine, sb->inst);
         sb->inst = NULL;
         if (rc == CAPSA_ETIMEOUT)
             set_error(sb, "the run reached its time limit of %llu ms; the sandbox was reset "
@@ -435,7 +475,7 @@ static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
         break;
     default:
         /* Anything else leaves the instance in an unknown state too. */
-        capsa__instance_free(sb->inst);
+        pool_put(sb->engine, sb->inst);
         sb->inst = NULL;
         break;
     }

@@ -15,7 +15,11 @@ from .errors import CapsaError, error_for
 
 class Engine:
     """A capsa engine. It lives as long as the process unless ``close()`` is called
-    after every sandbox made from it has been closed."""
+    after every sandbox made from it has been closed.
+
+    ``pool_size`` guest instances are kept ready: a new sandbox takes one, and closing
+    a sandbox puts its instance back, restored to the engine's image in place (the
+    fastest way to run many short tasks one after another)."""
 
     def __init__(self, *, pool_size: int = 0, max_sandboxes: int | None = None) -> None:
         if not isinstance(pool_size, int) or isinstance(pool_size, bool) or not 0 <= pool_size <= 1024:

@@ -99,21 +99,29 @@ static void run_op(void *p)
     }
 }
 
-/* Calls export `o` with (a, b) under trap protection: returns 0 or the trap code;
- * *result (if not NULL) gets the export's result. */
-static int guest(trapper *t, op o, uint32_t a, uint32_t b, uint64_t *result)
+/* Calls export `o` with (a, b) under trap protection, its memory's writes noted
+ * in *track (NULL: none): returns 0 or the trap code; *result (if not NULL) gets
+ * the export's result. */
+static int guest_tracked(trapper *t, capsa__rt_track *track, op o, uint32_t a, uint32_t b,
+                         uint64_t *result)
 {
     call c = { t, o, a, b, 0, 0 };
-    int trap = capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, run_op, &c, NULL);
+    int trap = capsa__rt_call(&t->inst.w2c_memory, track, &t->inst.capsa_fuel, NULL, run_op, &c,
+                              NULL);
     if (result)
         *result = c.result;
     return trap;
 }
 
+static int guest(trapper *t, op o, uint32_t a, uint32_t b, uint64_t *result)
+{
+    return guest_tracked(t, NULL, o, a, b, result);
+}
+
 static int guest_trunc(trapper *t, double f, uint64_t *result)
 {
     call c = { t, OP_TRUNC, 0, 0, f, 0 };
-    int trap = capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, run_op, &c, NULL);
+    int trap = capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, NULL, run_op, &c, NULL);
     if (result)
         *result = c.result;
     return trap;
@@ -160,7 +168,7 @@ static trapper *trapper_new(int *trap)
     if (!t)
         return NULL;
     t->host.self = t;
-    int code = capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, op_instantiate, t, NULL);
+    int code = capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, NULL, op_instantiate, t, NULL);
     if (trap)
         *trap = code;
     if (code) {
@@ -368,7 +376,7 @@ TEST(each_trap_kind)
     for (size_t i = 0; i < sizeof(trap_cases) / sizeof(trap_cases[0]); i++) {
         const trap_case *c = &trap_cases[i];
         call k = { t, c->op, c->a, c->b, c->f, 0 };
-        int trap = capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, run_op, &k, NULL);
+        int trap = capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, NULL, run_op, &k, NULL);
         snprintf(what, sizeof(what), "%s traps with %s", c->what,
                  capsa__rt_trap_message(c->want));
         CHECK_INT(trap, c->want, what);
@@ -384,7 +392,7 @@ TEST(each_trap_kind)
     for (int round = 0; round < 3; round++)
         for (size_t i = 0; i < sizeof(trap_cases) / sizeof(trap_cases[0]); i++) {
             call k = { t, trap_cases[i].op, trap_cases[i].a, trap_cases[i].b, trap_cases[i].f, 0 };
-            wrong += capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, run_op, &k, NULL) != trap_cases[i].want;
+            wrong += capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, NULL, run_op, &k, NULL) != trap_cases[i].want;
         }
     CHECK_INT(wrong, 0, "traps repeated back to back keep their codes");
     CHECK_INT(value_of(t, OP_DEEP, 100000, 0), 100000,
@@ -678,6 +686,122 @@ TEST(images)
     trapper_free(b);
 }
 
+/* Host code inside a guest call writing guest memory, as WASI's fd_read does. */
+typedef struct host_write {
+    uint8_t *at;
+    uint8_t value;
+} host_write;
+
+static void write_from_host(void *p)
+{
+    host_write *w = p;
+    *w->at = w->value;
+}
+
+/* capsa__rt_memory_restore: a memory made from an image goes back to the image in
+ * place, whatever was written where, by the guest or by host code in its calls;
+ * grown memory is released; after the first restore, writes are tracked. */
+TEST(image_restore)
+{
+    trapper *src = trapper_new(NULL), *a = trapper_new(NULL);
+    CHECK(src && a, "two trapper instances are created");
+    if (!src || !a) {
+        trapper_free(src);
+        trapper_free(a);
+        return;
+    }
+    guest(src, OP_STORE, SCRATCH, 0x11223344, NULL);
+    guest(src, OP_GROW, 1, 0, NULL);
+    guest(src, OP_STORE, PAGE + 100, 0x55667788, NULL);
+    capsa__rt_image img;
+    CHECK_INT(capsa__rt_image_capture(&img, &src->inst.w2c_memory), 0, "a 2-page memory is captured");
+    CHECK(img.view != NULL && memcmp(img.view, src->inst.w2c_memory.data, 2 * PAGE) == 0,
+          "the image's read-only view holds the captured bytes");
+    CHECK_INT(use_image(a, &img), 0, "a memory is made from the image");
+    wasm_rt_memory_t *m = &a->inst.w2c_memory;
+    capsa__rt_track track;
+    memset(&track, 0, sizeof(track));
+
+    /* First restore: the written pages are found by scanning. */
+    guest_tracked(a, &track, OP_STORE, SCRATCH, 0xa0a0a0a0, NULL);
+    guest_tracked(a, &track, OP_STORE, PAGE / 2, 5, NULL);
+    CHECK_INT(value_of(a, OP_GROW, 2, 0), 2, "the memory grows to 4 pages");
+    guest_tracked(a, &track, OP_STORE, 3 * PAGE + 8, 7, NULL);
+    m->max_pages = 3;
+    uintptr_t data = (uintptr_t)m->data;
+    CHECK_INT(capsa__rt_memory_restore(m, &track, &img), 0, "the memory is restored");
+    CHECK(memcmp(m->data, img.view, 2 * PAGE) == 0, "its bytes are the image's again");
+    CHECK_INT(m->pages, 2, "its size is the image's again");
+    CHECK_INT(m->max_pages, 4, "its maximum is the image's again");
+    CHECK_INT((uintptr_t)m->data, data, "in place: the same reservation");
+    CHECK_INT(guest(a, OP_LOAD, 3 * PAGE + 8, 0, NULL), WASM_RT_TRAP_OOB,
+              "memory it had grown is out of bounds again");
+    CHECK(range_has_perms(data + 2 * PAGE, data + CAPSA__RT_RESERVE, "---"),
+          "everything after the image is inaccessible again");
+    CHECK(track.armed, "the first restore arms the tracking");
+    CHECK_INT(track.nlist, 2, "it noted the 2 host pages written");
+    CHECK(range_has_perms(data + PAGE / 2 + 4096, data + PAGE + 4096, "r--"),
+          "unwritten pages of the image are read-only");
+    CHECK(range_has_perms(data + SCRATCH, data + SCRATCH + 4096, "rw"),
+          "a written page stays writable (no fault on the next write)");
+    CHECK_INT(value_of(a, OP_GROW, 1, 0), 2, "it grows again");
+    CHECK_INT(value_of(a, OP_LOAD, 2 * PAGE + 8, 0), 0, "and the grown page reads zero");
+
+    /* Tracked: guest and host writes to read-only pages are noted and undone. */
+    uint32_t noted = track.nlist;
+    CHECK_INT(guest_tracked(a, &track, OP_STORE, PAGE + 100, 0x0badf00d, NULL), 0,
+              "a guest write to a read-only image page succeeds");
+    CHECK_INT(value_of(a, OP_LOAD, PAGE + 100, 0), 0x0badf00d, "and the value is there");
+    CHECK_INT(track.nlist, noted + 1, "the page is noted");
+    host_write w = { m->data + PAGE + 3 * 4096, 0x5a };
+    CHECK_INT(capsa__rt_call(m, &track, &a->inst.capsa_fuel, NULL, write_from_host, &w, NULL), 0,
+              "host code in a guest call writes to a read-only image page");
+    CHECK_INT(track.nlist, noted + 2, "that page is noted too");
+    CHECK_INT(guest_tracked(a, &track, OP_STORE, 2 * PAGE + 8, 3, NULL), 0,
+              "a write past the image is not tracked");
+    CHECK_INT(track.nlist, noted + 2, "and not noted");
+    CHECK_INT(guest_tracked(a, &track, OP_STORE, 5 * PAGE, 1, NULL), WASM_RT_TRAP_OOB,
+              "a store out of bounds still traps with tracking armed");
+    CHECK_INT(capsa__rt_memory_restore(m, &track, &img), 0, "restored again");
+    CHECK(memcmp(m->data, img.view, 2 * PAGE) == 0, "every tracked write is undone");
+    CHECK_INT(m->pages, 2, "the growth is undone");
+
+    /* Many rounds of writes at random places, each undone exactly. */
+    uint32_t seed = 12345;
+    int exact = 0;
+    for (int round = 0; round < 200; round++) {
+        for (int k = 0; k < 1 + round % 9; k++) {
+            seed = seed * 1103515245u + 12345u;
+            uint32_t at = (seed >> 8) % (2 * PAGE - 4);
+            guest_tracked(a, &track, k % 2 ? OP_STORE8 : OP_STORE, at, seed, NULL);
+        }
+        exact += capsa__rt_memory_restore(m, &track, &img) == 0 &&
+                 memcmp(m->data, img.view, 2 * PAGE) == 0;
+    }
+    CHECK_INT(exact, 200, "200 rounds of random writes are each undone exactly");
+
+    /* A memory made from another image is refused. */
+    capsa__rt_track other;
+    memset(&other, 0, sizeof(other));
+    trapper *one = trapper_new(NULL);
+    capsa__rt_image small;
+    int captured = one && capsa__rt_image_capture(&small, &one->inst.w2c_memory) == 0;
+    CHECK(captured, "a 1-page image is captured");
+    if (captured) {
+        CHECK_INT(capsa__rt_memory_restore(&one->inst.w2c_memory, &other, &img), -1,
+                  "a memory smaller than the image cannot be restored to it");
+        capsa__rt_image_release(&small);
+    }
+    trapper_free(one);
+    capsa__rt_track_free(&other);
+    capsa__rt_track_free(&track);
+    CHECK(track.written == NULL && !track.armed, "freed tracking is empty");
+    capsa__rt_image_release(&img);
+    CHECK(img.view == NULL, "a released image has no view");
+    trapper_free(src);
+    trapper_free(a);
+}
+
 TEST(image_churn)
 {
     trapper *t = trapper_new(NULL);
@@ -928,7 +1052,7 @@ TEST(threads)
         return;
     /* Odd threads share one image: their memories start equal and must diverge. */
     trapper *src = trapper_new(NULL);
-    capsa__rt_image img = { -1, 0, 0 };
+    capsa__rt_image img = { -1, NULL, 0, 0 };
     int have_image = src && guest(src, OP_STORE, SCRATCH, 0x1ae, NULL) == 0 &&
                      capsa__rt_image_capture(&img, &src->inst.w2c_memory) == 0;
     CHECK(have_image, "an image for the odd threads is captured");
@@ -1035,7 +1159,7 @@ static void note_outer(void *p)
     where *w = p;
     w->outer = (uintptr_t)&here;
     /* A host function calling back into the guest stays on the same guest stack. */
-    capsa__rt_call(w->memory, w->fuel, NULL, note_inner, w, NULL);
+    capsa__rt_call(w->memory, NULL, w->fuel, NULL, note_inner, w, NULL);
 }
 
 /* Guest code runs on a stack of its own, not the calling thread's. */
@@ -1055,7 +1179,7 @@ TEST(guest_stack_is_separate)
     if (!t)
         return;
     where w = { &t->inst.w2c_memory, &t->inst.capsa_fuel, 0, 0 };
-    CHECK_INT(capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, note_outer, &w, NULL), 0,
+    CHECK_INT(capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, NULL, note_outer, &w, NULL), 0,
               "host code runs under capsa__rt_call");
     trapper_free(t);
     uintptr_t l = (uintptr_t)lo, h = l + size;
@@ -1238,7 +1362,7 @@ DELIBERATE_FAULT static void null_in_frame(void *arg)
 static int child_null_in_frame(void *arg)
 {
     trapper *t = arg;
-    capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, null_in_frame, NULL, NULL);
+    capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, NULL, null_in_frame, NULL, NULL);
     return 100;
 }
 
@@ -1261,7 +1385,7 @@ static void write_readonly(void *arg)
 static int child_readonly_in_frame(void *arg)
 {
     trapper *t = arg;
-    capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, write_readonly, NULL, NULL);
+    capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, NULL, write_readonly, NULL, NULL);
     return 100;
 }
 
@@ -1283,7 +1407,7 @@ static int child_raise_outside(void *arg)
 static int child_raise_in_frame(void *arg)
 {
     trapper *t = arg;
-    capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, NULL, raise_segv, NULL, NULL);
+    capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, NULL, raise_segv, NULL, NULL);
     return 100;
 }
 
@@ -1382,7 +1506,7 @@ TEST(allocation_failure)
 static int limited_sum(trapper *t, uint32_t n, const capsa__rt_limits *limits, uint64_t *fuel_used)
 {
     call c = { t, OP_SUM, n, 0, 0, 0 };
-    return capsa__rt_call(&t->inst.w2c_memory, &t->inst.capsa_fuel, limits, run_op, &c, fuel_used);
+    return capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, limits, run_op, &c, fuel_used);
 }
 
 /* Fuel meters every loop iteration and function entry, deterministically; the
@@ -1455,6 +1579,7 @@ int main(void)
     RUN(memory_growth);
     RUN(guest_ptr);
     RUN(images);
+    RUN(image_restore);
     RUN(image_churn);
     RUN(nested_calls);
     RUN(trap_messages);

@@ -532,11 +532,88 @@ TEST(pool)
     CHECK_INT(capsa_sandbox_new(e, NULL, &sb), CAPSA_OK, "a sandbox to reset");
     int rc;
     run(sb, "var kept = 1", &rc);
-    CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset takes a pooled instance");
+    CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset restores the instance");
     const capsa_result *r = run(sb, "return typeof kept", &rc);
     CHECK_STR(capsa_result_value(r), "\"undefined\"", "and it is fresh");
     capsa_sandbox_free(sb);
     capsa_engine_free(e);
+}
+
+/* Instances go back to the pool restored in place: nothing a sandbox did to its
+ * JS world (built-ins replaced, prototypes polluted, memory grown) reaches the
+ * next sandbox that gets the same instance, nor its own state after a limit. */
+TEST(pool_recycling)
+{
+    capsa_engine_options eo;
+    capsa_engine_options_init(&eo);
+    eo.pool_size = 1;
+    capsa_engine *e = NULL;
+    CHECK_INT(capsa_engine_new(&eo, &e), CAPSA_OK, "an engine with a pool of 1");
+    static const char tamper[] =
+        "Object.prototype.evil = 1; Array.prototype.push = () => { throw 'pushed' };"
+        "JSON.stringify = () => 'forged'; globalThis.secret = 'a'.repeat(50 << 20);"
+        "return secret.length";
+    static const char probe[] =
+        "const a = []; a.push(1);"
+        "return [typeof secret, ({}).evil, JSON.stringify({x: a})].join(' ')";
+    const char *want = "\"undefined  {\\\"x\\\":[1]}\"";
+    int clean = 0, grown = 0;
+    for (int i = 0; i < 5; i++) {
+        capsa_sandbox *sb = NULL;
+        int rc;
+        CHECK_INT(capsa_sandbox_new(e, NULL, &sb), CAPSA_OK, "a sandbox from a pool of 1");
+        const capsa_result *r = run(sb, probe, &rc);
+        clean += rc == CAPSA_OK && capsa_result_value(r) && strcmp(capsa_result_value(r), want) == 0;
+        r = run(sb, tamper, &rc);
+        capsa_stats st;
+        memset(&st, 0, sizeof(st));
+        st.struct_size = sizeof(st);
+        if (rc == CAPSA_OK)
+            capsa_result_stats(r, &st);
+        grown += st.memory_bytes > (40u << 20);
+        capsa_sandbox_free(sb);
+    }
+    CHECK_INT(clean, 5, "each sandbox sees untouched built-ins, though the one before tampered");
+    CHECK_INT(grown, 5, "each grew its memory past 40 MiB before going back to the pool");
+
+    capsa_options o;
+    capsa_options_init(&o);
+    o.fuel = 2000000;
+    capsa_sandbox *sb = NULL;
+    int rc;
+    CHECK_INT(capsa_sandbox_new(e, &o, &sb), CAPSA_OK, "a sandbox with a fuel budget");
+    run(sb, tamper, &rc);
+    run(sb, "for (;;) {}", &rc);
+    CHECK_INT(rc, CAPSA_EFUEL, "an endless loop spends the budget");
+    const capsa_result *r = run(sb, probe, &rc);
+    CHECK_STR(capsa_result_value(r), want, "after the limit, the sandbox starts from the image");
+    capsa_stats st;
+    memset(&st, 0, sizeof(st));
+    st.struct_size = sizeof(st);
+    if (r)
+        capsa_result_stats(r, &st);
+    CHECK(st.memory_bytes > 0 && st.memory_bytes < (16u << 20),
+          "with the image's memory, not the grown one");
+    run(sb, tamper, &rc);
+    CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset");
+    r = run(sb, probe, &rc);
+    CHECK_STR(capsa_result_value(r), want, "after reset too");
+    capsa_sandbox_free(sb);
+    capsa_engine_free(e);
+
+    /* Without a pool, reset restores in place the same way. */
+    sb = new_sandbox();
+    run(sb, tamper, &rc);
+    CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset without a pool");
+    r = run(sb, probe, &rc);
+    CHECK_STR(capsa_result_value(r), want, "starts from the image");
+    for (int i = 0; i < 3; i++) {
+        run(sb, tamper, &rc);
+        capsa_reset(sb);
+    }
+    r = run(sb, probe, &rc);
+    CHECK_STR(capsa_result_value(r), want, "and so after every reset");
+    capsa_sandbox_free(sb);
 }
 
 TEST(allocation_failure)
@@ -649,6 +726,7 @@ int main(void)
     RUN(stack_limit);
     RUN(sandbox_caps);
     RUN(pool);
+    RUN(pool_recycling);
     RUN(timeout);
     RUN(fuel);
     RUN(allocation_failure);

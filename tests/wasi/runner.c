@@ -237,12 +237,12 @@ int main(int argc, char **argv)
     if (!inst)
         return fail("out of memory");
     run_ctx c = { m, inst, &w };
-    int trap = capsa__rt_call(m->memory(inst), m->fuel(inst), NULL, do_instantiate, &c, NULL);
+    int trap = capsa__rt_call(m->memory(inst), NULL, m->fuel(inst), NULL, do_instantiate, &c, NULL);
     if (trap)
         return fail("instantiating: %s", capsa__rt_trap_message(trap));
     w.memory = m->memory(inst);
     capsa__rt_limits limits = { 0, capsa__rt_now_ns() + DEADLINE_NS };
-    trap = capsa__rt_call(w.memory, m->fuel(inst), &limits, do_start, &c, NULL);
+    trap = capsa__rt_call(w.memory, NULL, m->fuel(inst), &limits, do_start, &c, NULL);
 
     int status = 0;
     long long want = jexit ? json_integer_value(jexit) : 0;

@@ -424,7 +424,7 @@ TEST(proc_exit_unwinds)
 {
     int64_t fuel = 0;
     CHECK_INT(capsa__rt_thread_prepare(), 0, "preparing the thread");
-    int trap = capsa__rt_call(&mem, &fuel, NULL, call_exit, &w, NULL);
+    int trap = capsa__rt_call(&mem, NULL, &fuel, NULL, call_exit, &w, NULL);
     CHECK_INT(trap, CAPSA__TRAP_EXIT, "proc_exit ends the call with CAPSA__TRAP_EXIT");
     CHECK_INT(w.exit_code, 42, "the exit code in the instance");
     CHECK_INT(capsa__rt_exit_code(), 42, "the exit code in the runtime");
