@@ -1,7 +1,9 @@
 /* The benchmark's capsa side, through the public API only.
  *
  *   capsa_bench compute REPS WARMUP SCRIPT...  time capsa_run of each script in one sandbox
- *   capsa_bench latency N                     time capsa_sandbox_new + return 1+1 + free
+ *   capsa_bench latency N [pooled]            time capsa_sandbox_new + return 1+1 + free
+ *                                             (pooled: from an engine with a pool of one
+ *                                             instance, which free restores in place)
  *   capsa_bench memory N                      memory of N live sandboxes, idle and after
  *                                             one return 1+1 in each
  *   capsa_bench tools REPS                    a trivial inline tool's JS -> host -> JS round
@@ -93,7 +95,7 @@ static int cycle(void)
     return ok ? 0 : -1;
 }
 
-static int latency(int n)
+static int latency(int n, const char *name)
 {
     int warmup = n / 10 + 1;
     double *t = malloc(sizeof(*t) * (size_t)n);
@@ -109,7 +111,7 @@ static int latency(int n)
             t[i] = dt;
     }
     bench_sort(t, (size_t)n);
-    printf("latency.capsa us %.3f %.3f %.3f %.3f -\n", bench_median(t, (size_t)n), t[0],
+    printf("%s us %.3f %.3f %.3f %.3f -\n", name, bench_median(t, (size_t)n), t[0],
            t[n - 1], bench_percentile(t, (size_t)n, 99));
     fflush(stdout);
     free(t);
@@ -292,22 +294,26 @@ int main(int argc, char **argv)
     }
     if (bench_clock_from_env() != 0)
         return 2;
-    int rc = capsa_engine_new(NULL, &engine);
+    int pooled = argc == 4 && strcmp(argv[1], "latency") == 0 && strcmp(argv[3], "pooled") == 0;
+    capsa_engine_options eo;
+    capsa_engine_options_init(&eo);
+    eo.pool_size = pooled ? 1 : 0;
+    int rc = capsa_engine_new(&eo, &engine);
     if (rc != CAPSA_OK) {
         fprintf(stderr, "capsa_bench: capsa_engine_new: %s\n", capsa_errstr(rc));
         return 1;
     }
     if (argc >= 5 && strcmp(argv[1], "compute") == 0)
         rc = compute(bench_count(argv[2], 7), atoi(argv[3]), argc - 4, argv + 4);
-    else if (argc >= 3 && strcmp(argv[1], "latency") == 0)
-        rc = latency(bench_count(argv[2], 1000));
+    else if ((argc == 3 || pooled) && strcmp(argv[1], "latency") == 0)
+        rc = latency(bench_count(argv[2], 1000), pooled ? "latency.pooled" : "latency.capsa");
     else if (argc >= 3 && strcmp(argv[1], "memory") == 0)
         rc = memory(bench_count(argv[2], 1000));
     else if (argc >= 3 && strcmp(argv[1], "tools") == 0)
         rc = tools_bench(bench_count(argv[2], 7));
     else {
         fprintf(stderr, "usage: capsa_bench compute REPS WARMUP SCRIPT...\n"
-                        "       capsa_bench latency N\n"
+                        "       capsa_bench latency N [pooled]\n"
                         "       capsa_bench memory N\n"
                         "       capsa_bench tools REPS\n");
         rc = 2;
