@@ -566,18 +566,18 @@ int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img)
     return 0;
 }
 
-/* /proc/self/pagemap, opened once: one 64-bit entry per page of the process. */
-static pthread_once_t pagemap_once = PTHREAD_ONCE_INIT;
-static int pagemap_fd = -1;
+/* The host's page size, read once. */
+static pthread_once_t page_once = PTHREAD_ONCE_INIT;
 static long host_page;
 
-static void open_pagemap(void)
+static void read_page_size(void)
 {
-    host_page = sysconf(_SC_PAGESIZE);
-    if (host_page > 0 && CAPSA__WASM_PAGE % (unsigned long)host_page == 0)
-        pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    long p = sysconf(_SC_PAGESIZE);
+    if (p > 0 && CAPSA__WASM_PAGE % (unsigned long)p == 0)
+        host_page = p;
 }
 
+/* /proc/self/pagemap: one 64-bit entry per page of the process. */
 #define PAGEMAP_PRESENT (1ull << 63)
 #define PAGEMAP_SWAPPED (1ull << 62)
 #define PAGEMAP_FILE (1ull << 61) /* a page-cache page: in our mapping, the image's */
@@ -633,6 +633,12 @@ static void restore_noted(uint8_t *data, const uint8_t *image, const capsa__rt_t
  * Notes them in t (which it empties first). Returns 0 or -1. */
 static int scan_written(const uint8_t *data, capsa__rt_track *t)
 {
+    /* Opened for each scan (once per instance, not per restore): a descriptor
+       kept open would, in a child forked from this process, still read the
+       parent's page tables. */
+    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
     enum { BATCH = 512 };
     uint64_t entries[BATCH];
     uint64_t page = (uint64_t)host_page;
@@ -642,8 +648,10 @@ static int scan_written(const uint8_t *data, capsa__rt_track *t)
         uint64_t n = t->npages - first < BATCH ? t->npages - first : BATCH;
         off_t at = (off_t)(((uintptr_t)data / page + first) * sizeof(uint64_t));
         size_t want = (size_t)n * sizeof(uint64_t);
-        if (pread(pagemap_fd, entries, want, at) != (ssize_t)want)
+        if (pread(fd, entries, want, at) != (ssize_t)want) {
+            close(fd);
             return -1;
+        }
         for (uint64_t i = 0; i < n; i++) {
             uint64_t e = entries[i];
             if (((e & PAGEMAP_PRESENT) && !(e & PAGEMAP_FILE)) || (e & PAGEMAP_SWAPPED)) {
@@ -652,12 +660,13 @@ static int scan_written(const uint8_t *data, capsa__rt_track *t)
             }
         }
     }
+    close(fd);
     return 0;
 }
 
 /* Makes every page of the image that t does not note read-only, in runs. Returns
- * 0, or -1 (the process's map count is at its limit) with the whole image
- * writable again. */
+ * 0; 1 when the process's map count is at its limit, with the whole image
+ * writable again; -1 when not even that worked (some pages may stay read-only). */
 static int protect_unwritten(uint8_t *data, const capsa__rt_track *t)
 {
     size_t page = (size_t)host_page;
@@ -669,10 +678,8 @@ static int protect_unwritten(uint8_t *data, const capsa__rt_track *t)
         uint32_t end = p;
         while (end < t->npages && !t->written[end])
             end++;
-        if (mprotect(data + (size_t)p * page, (size_t)(end - p) * page, PROT_READ) != 0) {
-            mprotect(data, (size_t)t->npages * page, PROT_READ | PROT_WRITE);
-            return -1;
-        }
+        if (mprotect(data + (size_t)p * page, (size_t)(end - p) * page, PROT_READ) != 0)
+            return mprotect(data, (size_t)t->npages * page, PROT_READ | PROT_WRITE) == 0 ? 1 : -1;
         p = end;
     }
     return 0;
@@ -680,7 +687,7 @@ static int protect_unwritten(uint8_t *data, const capsa__rt_track *t)
 
 int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const capsa__rt_image *img)
 {
-    pthread_once(&pagemap_once, open_pagemap);
+    pthread_once(&page_once, read_page_size);
     uint64_t bytes = (uint64_t)img->pages * CAPSA__WASM_PAGE;
     if (host_page <= 0 || !m->data || m->pages < img->pages || (bytes && !img->view))
         return -1;
@@ -700,8 +707,6 @@ int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const caps
         return 0;
     }
     /* First restore, or tracking was given up: scan, then arm. */
-    if (pagemap_fd < 0)
-        return -1;
     if (!t->written) {
         t->npages = (uint32_t)(bytes / (uint64_t)host_page);
         t->written = malloc(t->npages ? t->npages : 1);
@@ -715,7 +720,10 @@ int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const caps
         return -1;
     restore_noted(m->data, img->view, t);
     /* Unarmed, the restore stays exact: the next one scans again. */
-    t->armed = protect_unwritten(m->data, t) == 0;
+    int protect = protect_unwritten(m->data, t);
+    if (protect < 0)
+        return -1;
+    t->armed = protect == 0;
     return 0;
 }
 

@@ -802,6 +802,144 @@ TEST(image_restore)
     trapper_free(a);
 }
 
+/* In a child: fills the process's map count to its limit, then writes to a
+ * read-only page of an armed memory, which needs the mapping split. The tracking
+ * must give up (the whole image writable again), the write land, and the next
+ * restore be exact all the same. Exit code: 0, or the number of the check that
+ * failed. */
+typedef struct map_limit {
+    trapper *t;
+    capsa__rt_track *track;
+    const capsa__rt_image *img;
+} map_limit;
+
+static int child_map_limit(void *arg)
+{
+    map_limit *ml = arg;
+    wasm_rt_memory_t *m = &ml->t->inst.w2c_memory;
+    if (!ml->track->armed)
+        return 1;
+    /* Single pages of alternating protection never merge: each is a mapping. */
+    long made = 0;
+    for (;; made++) {
+        int prot = made % 2 ? PROT_READ : PROT_NONE;
+        if (mmap(NULL, 4096, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+            break;
+        if (made > 10000000)
+            return 2;
+    }
+    if (made < 100)
+        return 3;
+    if (guest_tracked(ml->t, ml->track, OP_STORE, PAGE + 5 * 4096 + 12, 0x77, NULL) != 0)
+        return 4;
+    if (ml->track->armed)
+        return 5; /* the split could not have succeeded at the limit */
+    uint64_t v = 0;
+    if (guest(ml->t, OP_LOAD, PAGE + 5 * 4096 + 12, 0, &v) != 0 || v != 0x77)
+        return 6;
+    if (guest_tracked(ml->t, ml->track, OP_STORE, 8 * 4096, 0x99, NULL) != 0)
+        return 7;
+    if (capsa__rt_memory_restore(m, ml->track, ml->img) != 0)
+        return 8;
+    if (memcmp(m->data, ml->img->view, 2 * PAGE) != 0)
+        return 9;
+    return 0;
+}
+
+/* In a child forked after the parent wrote one page of a memory not yet
+ * restored: the child writes another and restores. The scan must read the
+ * child's page tables, not the parent's. Exit code 0, or which check failed. */
+static int child_fork_scan(void *arg)
+{
+    map_limit *ml = arg;
+    wasm_rt_memory_t *m = &ml->t->inst.w2c_memory;
+    if (ml->track->armed || guest(ml->t, OP_STORE, PAGE + 4096, 0x42, NULL) != 0)
+        return 1;
+    if (capsa__rt_memory_restore(m, ml->track, ml->img) != 0)
+        return 2;
+    return memcmp(m->data, ml->img->view, 2 * PAGE) == 0 ? 0 : 3;
+}
+
+/* Tracking and faults that are not its business: a host write, during a call of
+ * one memory, to another memory's read-only image page stays fatal. */
+typedef struct cross_write {
+    trapper *a;
+    capsa__rt_track *track;
+    uint8_t *other;
+} cross_write;
+
+static void write_other(void *p)
+{
+    cross_write *c = p;
+    *c->other = 1;
+}
+
+static int child_cross_write(void *arg)
+{
+    cross_write *c = arg;
+    capsa__rt_call(&c->a->inst.w2c_memory, c->track, &c->a->inst.capsa_fuel, NULL, write_other, c,
+                   NULL);
+    return 0;
+}
+
+TEST(image_restore_limits)
+{
+    trapper *src = trapper_new(NULL), *a = trapper_new(NULL), *b = trapper_new(NULL);
+    capsa__rt_image img;
+    int ready = src && a && b && guest(src, OP_GROW, 1, 0, NULL) == 0 &&
+                capsa__rt_image_capture(&img, &src->inst.w2c_memory) == 0;
+    CHECK(ready, "an image of 2 pages and two memories to restore");
+    if (!ready) {
+        trapper_free(src);
+        trapper_free(a);
+        trapper_free(b);
+        return;
+    }
+    capsa__rt_track ta, tb;
+    memset(&ta, 0, sizeof(ta));
+    memset(&tb, 0, sizeof(tb));
+    int armed = use_image(a, &img) == 0 && use_image(b, &img) == 0 &&
+                guest(a, OP_STORE, SCRATCH, 1, NULL) == 0 &&
+                capsa__rt_memory_restore(&a->inst.w2c_memory, &ta, &img) == 0 &&
+                capsa__rt_memory_restore(&b->inst.w2c_memory, &tb, &img) == 0 && ta.armed &&
+                tb.armed;
+    CHECK(armed, "both memories are restored once and their tracking armed");
+    trapper *c = trapper_new(NULL);
+    capsa__rt_track tc;
+    memset(&tc, 0, sizeof(tc));
+    if (c && use_image(c, &img) == 0 && guest(c, OP_STORE, SCRATCH, 3, NULL) == 0) {
+        map_limit fs = { c, &tc, &img };
+        CHECK(exited_with(in_child(child_fork_scan, &fs), 0),
+              "in a forked child, the first restore finds the child's written pages");
+        CHECK_INT(capsa__rt_memory_restore(&c->inst.w2c_memory, &tc, &img), 0,
+                  "and in the parent its own");
+        CHECK(memcmp(c->inst.w2c_memory.data, img.view, 2 * PAGE) == 0, "exactly");
+    } else {
+        CHECK(0, "a third memory from the image, written once");
+    }
+    capsa__rt_track_free(&tc);
+    trapper_free(c);
+    if (armed) {
+        map_limit ml = { a, &ta, &img };
+        int status = in_child(child_map_limit, &ml);
+        CHECK(exited_with(status, 0),
+              "at the process's map count limit, tracking gives up and restores stay exact");
+        if (!exited_with(status, 0) && status != -1 && WIFEXITED(status))
+            fprintf(stderr, "  child_map_limit failed its check %d\n", WEXITSTATUS(status));
+        cross_write cw = { a, &ta, b->inst.w2c_memory.data + PAGE + 4096 };
+        CHECK(killed_by_segv(in_child(child_cross_write, &cw)),
+              "a host write to another memory's read-only image page kills with SIGSEGV");
+        CHECK_INT(guest_tracked(b, &tb, OP_STORE, PAGE + 4096, 2, NULL), 0,
+                  "while that memory's own guest writes there through its tracking");
+    }
+    capsa__rt_track_free(&ta);
+    capsa__rt_track_free(&tb);
+    capsa__rt_image_release(&img);
+    trapper_free(src);
+    trapper_free(a);
+    trapper_free(b);
+}
+
 TEST(image_churn)
 {
     trapper *t = trapper_new(NULL);
@@ -1580,6 +1718,7 @@ int main(void)
     RUN(guest_ptr);
     RUN(images);
     RUN(image_restore);
+    RUN(image_restore_limits);
     RUN(image_churn);
     RUN(nested_calls);
     RUN(trap_messages);
