@@ -4,14 +4,16 @@
  *
  * usage: adv_fresh SCRIPT TIMEOUT_MS MEMORY_MIB
  *
- * One engine. A probe script (below) describes the global environment: every
- * global's own properties and those of its prototype, with their kinds, what
- * built-ins print and return, what console.log writes. Its output in a pristine
- * sandbox is the reference. Then SCRIPT runs in sandbox A (whatever its outcome),
- * and the probe must give the reference again in: sandbox P, made before the
- * attack and alive through it; A after capsa_reset; a sandbox C made after the
- * attack; and a sandbox attacked again, then stopped by its time limit (the
- * reset that follows a limit). Exit status 0 when all agree; 1 with the differences. */
+ * One engine, with a pool of one instance. A probe script (below) describes the
+ * global environment: every global's own properties and those of its prototype,
+ * with their kinds, what built-ins print and return, what console.log writes. Its
+ * output in a pristine sandbox is the reference. Then SCRIPT runs in sandbox A
+ * (whatever its outcome), and the probe must give the reference again in: sandbox
+ * P, made before the attack and alive through it; A after capsa_reset; a sandbox C
+ * made after the attack; a sandbox that gets A's instance from the pool after A,
+ * attacked again, was freed; and a sandbox attacked again, then stopped by its
+ * time limit (its instance goes back through the pool). Exit status 0 when all
+ * agree; 1 with the differences. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +181,10 @@ int main(int argc, char **argv)
     opts.timeout_ms = strtoull(argv[2], NULL, 10);
     opts.memory_limit = strtoull(argv[3], NULL, 10) << 20;
     opts.max_output = 1 << 20;
-    if (capsa_engine_new(NULL, &engine) != CAPSA_OK ||
+    capsa_engine_options eo;
+    capsa_engine_options_init(&eo);
+    eo.pool_size = 1; /* P takes the pooled instance; A's goes back to the pool */
+    if (capsa_engine_new(&eo, &engine) != CAPSA_OK ||
         capsa_sandbox_new(engine, &opts, &p) != CAPSA_OK ||
         capsa_sandbox_new(engine, &opts, &a) != CAPSA_OK) {
         fprintf(stderr, "adv_fresh: cannot make the engine or its sandboxes\n");
@@ -215,18 +220,30 @@ int main(int argc, char **argv)
     if (capsa_sandbox_new(engine, &opts, &c) != CAPSA_OK) {
         printf("cannot make a sandbox after the attack\n");
         bad = 1;
+        c = NULL;
     } else {
         run(c, probe, sizeof(probe) - 1, &o);
         bad |= check("sandbox made after the attack", &ref, &o);
         outcome_free(&o);
-        capsa_sandbox_free(c);
+    }
+
+    /* The attack again; freeing A puts its instance back in the (empty) pool,
+       restored, and the next sandbox gets that very instance. */
+    run(a, script, len, &attack);
+    outcome_free(&attack);
+    capsa_sandbox_free(a);
+    if (capsa_sandbox_new(engine, &opts, &a) != CAPSA_OK) {
+        printf("cannot make a sandbox from the pool after the attack\n");
+        bad = 1;
+    } else {
+        run(a, probe, sizeof(probe) - 1, &o);
+        bad |= check("sandbox from the pool, on the attacked instance", &ref, &o);
+        outcome_free(&o);
+        capsa_sandbox_free(a);
     }
 
     /* The attack again, then a run stopped by its time limit: the sandbox goes
        back to the image on its own. */
-    run(a, script, len, &attack);
-    outcome_free(&attack);
-    capsa_sandbox_free(a);
     capsa_options lim = opts;
     lim.timeout_ms = 200;
     if (capsa_sandbox_new(engine, &lim, &a) == CAPSA_OK) {
@@ -245,6 +262,7 @@ int main(int argc, char **argv)
     }
 
     outcome_free(&ref);
+    capsa_sandbox_free(c);
     capsa_sandbox_free(p);
     capsa_engine_free(engine);
     free(script);
