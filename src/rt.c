@@ -1,7 +1,9 @@
 /* Our implementation of wasm2c's runtime contract (wasm-rt.h), replacing the
  * reference wasm-rt-impl.c: the whole guard reservation is released on free, trap
  * state and signal stacks are per thread, and allocation failure becomes a trap
- * that the host reports as CAPSA_ENOMEM instead of an abort. */
+ * that the host reports as CAPSA_ENOMEM instead of an abort. Also memory images:
+ * capture, copy-on-write mapping, and restoring a memory to its image in place,
+ * with the writes tracked through read-only pages. */
 #define _GNU_SOURCE
 #include "rt.h"
 #include "fuel.h"

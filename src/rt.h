@@ -1,7 +1,8 @@
 /* Our implementation of wasm2c's runtime contract (wasm-rt.h): linear memory in a
  * guard-page reservation, traps turned into return codes, per-thread trap state and
- * signal stacks, no abort on allocation failure. Also the one helper that checks a
- * guest pointer and length before the host touches guest memory. */
+ * signal stacks, no abort on allocation failure; memory images, mapped
+ * copy-on-write and restored in place. Also the one helper that checks a guest
+ * pointer and length before the host touches guest memory. */
 #ifndef CAPSA_RT_H
 #define CAPSA_RT_H
 

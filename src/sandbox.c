@@ -1,7 +1,7 @@
 /* Engines and sandboxes: lifecycle, runs, output collection and results. A
- * sandbox owns one guest instance and its filesystem; a trap discards the
- * instance and the next call makes a fresh one, so a sandbox stays usable after
- * anything the guest does, with its files. */
+ * sandbox owns one guest instance and its filesystem; a trap hands the instance
+ * back to the engine (its pool recycles it) and the next call takes a fresh one,
+ * so a sandbox stays usable after anything the guest does, with its files. */
 #include "sandbox.h"
 
 #include <stdarg.h>
