@@ -584,12 +584,59 @@ static void read_page_size(void)
 #define PAGEMAP_SWAPPED (1ull << 62)
 #define PAGEMAP_FILE (1ull << 61) /* a page-cache page: in our mapping, the image's */
 
+/* The mapping budget of tracking (see capsa__rt_track_budget): the process's
+ * pieces in use and the two limits. Process-wide because mappings are. */
+static uint32_t budget_used;
+static uint32_t budget_memory = 256, budget_process = 16384;
+
+uint32_t capsa__rt_track_budget(uint32_t per_memory, uint32_t process)
+{
+    uint32_t old = __atomic_load_n(&budget_process, __ATOMIC_RELAXED);
+    __atomic_store_n(&budget_memory, per_memory, __ATOMIC_RELAXED);
+    __atomic_store_n(&budget_process, process, __ATOMIC_RELAXED);
+    return old;
+}
+
+/* Takes n more pieces for t from the budget: returns 0, or -1 (nothing taken)
+ * when t or the process would go over. Async-signal-safe (lock-free atomics). */
+static int take_pieces(capsa__rt_track *t, uint32_t n)
+{
+    if ((uint64_t)t->pieces + n > __atomic_load_n(&budget_memory, __ATOMIC_RELAXED))
+        return -1;
+    uint32_t used = __atomic_add_fetch(&budget_used, n, __ATOMIC_RELAXED);
+    if (used > __atomic_load_n(&budget_process, __ATOMIC_RELAXED)) {
+        __atomic_sub_fetch(&budget_used, n, __ATOMIC_RELAXED);
+        return -1;
+    }
+    t->pieces += n;
+    return 0;
+}
+
+static void give_pieces(capsa__rt_track *t)
+{
+    __atomic_sub_fetch(&budget_used, t->pieces, __ATOMIC_RELAXED);
+    t->pieces = 0;
+}
+
+/* Stops tracking: the whole image becomes writable again, which joins its pieces
+ * into one mapping, and the next restore finds the written pages by scanning.
+ * Returns 0, or -1 when even that failed. Async-signal-safe. */
+static int disarm(capsa__rt_track *t, uint8_t *data)
+{
+    t->armed = 0;
+    if (mprotect(data, (size_t)t->npages * (size_t)host_page, PROT_READ | PROT_WRITE) != 0)
+        return -1;
+    give_pieces(t);
+    return 0;
+}
+
 /* Called from the fault handler (so only async-signal-safe calls): a fault at
  * offset off of a memory whose tracking is armed is the first write to one of the
  * image's read-only pages when it lies there and the page is not noted yet. The
- * page is made writable and noted: returns 1. Returns 0 when the fault is not
- * such a write, and -1 when the page cannot be made writable even after giving
- * up tracking (out of memory). */
+ * page is made writable and noted, or, when that would go over the mapping budget
+ * or the mapping cannot be split, tracking stops: returns 1. Returns 0 when the
+ * fault is not such a write, and -1 when the page cannot be made writable at all
+ * (out of memory). */
 static int track_write(capsa__rt_track *t, uint8_t *data, uint64_t off)
 {
     if (!t->armed || off >= (uint64_t)t->npages * (uint64_t)host_page)
@@ -597,23 +644,21 @@ static int track_write(capsa__rt_track *t, uint8_t *data, uint64_t off)
     uint64_t page = off / (uint64_t)host_page;
     if (t->written[page])
         return 0;
-    if (mprotect(data + page * (uint64_t)host_page, (size_t)host_page,
-                 PROT_READ | PROT_WRITE) == 0) {
-        t->written[page] = 1;
-        t->list[t->nlist++] = (uint32_t)page;
-        return 1;
+    /* Opening a page inside a read-only run splits it: two more mappings. */
+    if (take_pieces(t, 2) == 0) {
+        if (mprotect(data + page * (uint64_t)host_page, (size_t)host_page,
+                     PROT_READ | PROT_WRITE) == 0) {
+            t->written[page] = 1;
+            t->list[t->nlist++] = (uint32_t)page;
+            return 1;
+        }
     }
-    /* Splitting the mapping failed (the process's map count is at its limit):
-       the whole image becomes writable again, which joins the pieces, and the next
-       restore finds the written pages by scanning. */
-    if (mprotect(data, (size_t)t->npages * (size_t)host_page, PROT_READ | PROT_WRITE) != 0)
-        return -1;
-    t->armed = 0;
-    return 1;
+    return disarm(t, data) == 0 ? 1 : -1;
 }
 
 void capsa__rt_track_free(capsa__rt_track *t)
 {
+    give_pieces(t);
     free(t->written);
     free(t->list);
     memset(t, 0, sizeof(*t));
@@ -666,11 +711,19 @@ static int scan_written(const uint8_t *data, capsa__rt_track *t)
     return 0;
 }
 
-/* Makes every page of the image that t does not note read-only, in runs. Returns
- * 0; 1 when the process's map count is at its limit, with the whole image
- * writable again; -1 when not even that worked (some pages may stay read-only). */
-static int protect_unwritten(uint8_t *data, const capsa__rt_track *t)
+/* Makes every page of the image that t does not note read-only, in runs, when
+ * the mapping budget allows. Returns 0 (armed: t holds the pieces); 1 when not
+ * armed (over the budget, or the process's map count is at its limit), with the
+ * whole image writable; -1 when not even that worked (some pages may stay
+ * read-only). */
+static int protect_unwritten(uint8_t *data, capsa__rt_track *t)
 {
+    uint32_t runs = 0;
+    for (uint32_t p = 0; p < t->npages; p++)
+        runs += !t->written[p] && (p == 0 || t->written[p - 1]);
+    /* Each run can split the image's mapping in two more pieces. */
+    if (runs && take_pieces(t, 2 * runs) != 0)
+        return 1;
     size_t page = (size_t)host_page;
     for (uint32_t p = 0; p < t->npages;) {
         if (t->written[p]) {
@@ -681,7 +734,7 @@ static int protect_unwritten(uint8_t *data, const capsa__rt_track *t)
         while (end < t->npages && !t->written[end])
             end++;
         if (mprotect(data + (size_t)p * page, (size_t)(end - p) * page, PROT_READ) != 0)
-            return mprotect(data, (size_t)t->npages * page, PROT_READ | PROT_WRITE) == 0 ? 1 : -1;
+            return disarm(t, data) == 0 ? 1 : -1;
         p = end;
     }
     return 0;
@@ -718,6 +771,10 @@ int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const caps
             return -1;
         }
     }
+    /* Unarmed, the whole image is writable and holds no pieces; pieces still
+       held mean an earlier disarm failed: it must work now. */
+    if (t->pieces && disarm(t, m->data) != 0)
+        return -1;
     if (scan_written(m->data, t) != 0)
         return -1;
     restore_noted(m->data, img->view, t);

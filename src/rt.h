@@ -75,11 +75,22 @@ typedef struct capsa__rt_track {
     uint32_t *list;     /* the written pages, in the order they were first written */
     uint32_t nlist;
     uint32_t npages;    /* host pages in the image */
+    uint32_t pieces;    /* mappings the read-only runs may add, held from the budget */
     volatile int armed; /* the unwritten pages are read-only and writes are noted */
 } capsa__rt_track;
 
-/* Frees what the tracking holds; *t is zeroed. */
+/* Frees what the tracking holds, its share of the mapping budget included; *t is
+ * zeroed. */
 void capsa__rt_track_free(capsa__rt_track *t);
+
+/* Each read-only run of a tracked image splits its mapping, and a process may hold
+ * only so many mappings (vm.max_map_count, 65,530 by default), which it needs for
+ * much else. So tracking draws on a budget: at most per_memory pieces for one
+ * memory and process pieces for all together. A memory that would go over is not
+ * tracked (its restores scan instead), so no guest can use up the process's
+ * mappings. Defaults: 256 and 16,384; tests lower them. Returns the previous
+ * process budget. */
+uint32_t capsa__rt_track_budget(uint32_t per_memory, uint32_t process);
 
 /* Runs fn(arg) as guest code whose linear memory is `memory` (its written pages
  * noted in *track, NULL: not tracked) and whose fuel counter is *fuel, within *limits (NULL: none), on the calling thread's guest

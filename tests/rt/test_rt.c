@@ -940,6 +940,101 @@ TEST(image_restore_limits)
     trapper_free(b);
 }
 
+/* The number of mappings of /proc/self/maps that overlap [lo, hi). */
+static int mappings_in(uintptr_t lo, uintptr_t hi)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long start, end;
+        if (sscanf(line, "%lx-%lx", &start, &end) == 2 && start < hi && end > lo)
+            n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Tracking's mapping budget: a memory that would split its image into more pieces
+ * than allowed is not tracked (or stops being tracked), and its restores stay
+ * exact all the same; pieces come back when tracking ends. */
+TEST(image_restore_budget)
+{
+    trapper *src = trapper_new(NULL), *a = trapper_new(NULL), *b = trapper_new(NULL);
+    capsa__rt_image img;
+    int ready = src && a && b && guest(src, OP_GROW, 1, 0, NULL) == 0 &&
+                capsa__rt_image_capture(&img, &src->inst.w2c_memory) == 0 &&
+                use_image(a, &img) == 0 && use_image(b, &img) == 0;
+    CHECK(ready, "an image of 2 pages (32 host pages) and two memories from it");
+    if (!ready) {
+        trapper_free(src);
+        trapper_free(a);
+        trapper_free(b);
+        return;
+    }
+    wasm_rt_memory_t *ma = &a->inst.w2c_memory, *mb = &b->inst.w2c_memory;
+    uintptr_t da = (uintptr_t)ma->data;
+    capsa__rt_track ta, tb;
+    memset(&ta, 0, sizeof(ta));
+    memset(&tb, 0, sizeof(tb));
+    uint32_t old = capsa__rt_track_budget(4, 1000);
+
+    /* Three pages apart make four read-only runs: eight pieces, over four. */
+    for (uint32_t i = 0; i < 3; i++)
+        guest(a, OP_STORE, 4096 + i * 8 * 4096, 1, NULL);
+    CHECK_INT(capsa__rt_memory_restore(ma, &ta, &img), 0, "a restore over the budget works");
+    CHECK(!ta.armed && ta.pieces == 0, "but leaves the memory untracked, holding nothing");
+    CHECK(range_has_perms(da, da + 2 * PAGE, "rw"), "its image stays writable");
+    guest_tracked(a, &ta, OP_STORE, 20 * 4096, 2, NULL);
+    CHECK_INT(capsa__rt_memory_restore(ma, &ta, &img), 0, "restored again, by scanning");
+    CHECK(memcmp(ma->data, img.view, 2 * PAGE) == 0, "exactly");
+
+    /* Written pages at the start: one run, two pieces; the first new page takes
+       the last two; the next one is over: tracking stops. */
+    capsa__rt_track_budget(4, 1000);
+    capsa__rt_track_free(&ta);
+    use_image(a, &img);
+    ma = &a->inst.w2c_memory;
+    da = (uintptr_t)ma->data;
+    guest(a, OP_STORE, 0, 1, NULL);
+    CHECK_INT(capsa__rt_memory_restore(ma, &ta, &img), 0, "a memory with one run to protect");
+    CHECK(ta.armed && ta.pieces == 2, "is tracked, holding two pieces");
+    CHECK(mappings_in(da, da + 2 * PAGE) <= 2, "its image is at most two mappings");
+    CHECK_INT(guest_tracked(a, &ta, OP_STORE, 10 * 4096, 3, NULL), 0, "a write within the budget");
+    CHECK(ta.armed && ta.pieces == 4 && ta.nlist == 2, "is noted and takes two pieces");
+    CHECK(mappings_in(da, da + 2 * PAGE) <= 4, "its image is at most four mappings");
+    CHECK_INT(guest_tracked(a, &ta, OP_STORE, 20 * 4096, 4, NULL), 0, "a write over the budget lands");
+    CHECK(!ta.armed && ta.pieces == 0, "and stops the tracking, giving its pieces back");
+    CHECK_INT(mappings_in(da, da + 2 * PAGE), 1, "the image is one mapping again");
+    CHECK_INT(value_of(a, OP_LOAD, 20 * 4096, 0), 4, "the write is there");
+    CHECK_INT(capsa__rt_memory_restore(ma, &ta, &img), 0, "the next restore scans");
+    CHECK(memcmp(ma->data, img.view, 2 * PAGE) == 0, "and is exact");
+
+    /* The process's budget is shared: what one memory holds, another cannot. */
+    capsa__rt_track_free(&ta);
+    capsa__rt_track_budget(256, 2);
+    use_image(a, &img);
+    guest(a, OP_STORE, 0, 1, NULL);
+    guest(b, OP_STORE, 0, 1, NULL);
+    capsa__rt_memory_restore(&a->inst.w2c_memory, &ta, &img);
+    capsa__rt_memory_restore(mb, &tb, &img);
+    CHECK(ta.armed && !tb.armed, "of two memories, only the first fits a process budget of two");
+    capsa__rt_track_free(&ta);
+    guest(b, OP_STORE, 0, 1, NULL);
+    capsa__rt_memory_restore(mb, &tb, &img);
+    CHECK(tb.armed, "once the first gives its pieces back, the second is tracked");
+    CHECK(memcmp(mb->data, img.view, 2 * PAGE) == 0, "and restored exactly");
+
+    capsa__rt_track_free(&tb);
+    capsa__rt_track_budget(256, old);
+    capsa__rt_image_release(&img);
+    trapper_free(src);
+    trapper_free(a);
+    trapper_free(b);
+}
+
 TEST(image_churn)
 {
     trapper *t = trapper_new(NULL);
@@ -1719,6 +1814,7 @@ int main(void)
     RUN(images);
     RUN(image_restore);
     RUN(image_restore_limits);
+    RUN(image_restore_budget);
     RUN(image_churn);
     RUN(nested_calls);
     RUN(trap_messages);
