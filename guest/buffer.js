@@ -1056,8 +1056,12 @@
       throw outOfRange('value', intRange(min, max, n), value);
     }
     checkOffset(buf, offset, n);
-    let lo = value;
-    let hi = n > 4 ? mathFloor(value * 2 ** -32) : 0;
+    return writeWords(buf, offset, n, value, n > 4 ? mathFloor(value * 2 ** -32) : 0, littleEndian);
+  }
+
+  // Stores n <= 8 bytes at offset: the low four from lo, the rest from hi, each byte
+  // through ToUint8 and >>> 8. Returns the offset after them.
+  function writeWords(buf, offset, n, lo, hi, littleEndian) {
     for (let i = 0; i < n; i++) {
       const pos = littleEndian ? offset + i : offset + n - 1 - i;
       if (i < 4) {
@@ -1176,19 +1180,8 @@
         function (value, offset = 0) {
           if (value > max || value < min) throw outOfRange('value', intRange(min, max, 8), value);
           checkOffset(this, offset, 8);
-          let lo = NumberCtor(value & 0xffffffffn);
-          let hi = NumberCtor(value >> 32n & 0xffffffffn);
-          for (let i = 0; i < 8; i++) {
-            const pos = le ? offset + i : offset + 7 - i;
-            if (i < 4) {
-              this[pos] = lo;
-              lo = lo >>> 8;
-            } else {
-              this[pos] = hi;
-              hi = hi >>> 8;
-            }
-          }
-          return offset + 8;
+          return writeWords(this, offset, 8, NumberCtor(value & 0xffffffffn),
+                            NumberCtor(value >> 32n & 0xffffffffn), le);
         });
     }
   }

@@ -449,6 +449,15 @@ out:
 
 /* ---- linear memory --------------------------------------------------------------- */
 
+/* Reserves len bytes of address space, inaccessible and committing nothing: at
+ * `at` (replacing what is mapped there) or, with at NULL, where the kernel puts
+ * it. Returns the address or MAP_FAILED. */
+static void *reserve(void *at, uint64_t len)
+{
+    return mmap(at, len, PROT_NONE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (at ? MAP_FIXED : 0), -1, 0);
+}
+
 void wasm_rt_allocate_memory(wasm_rt_memory_t *m, uint32_t initial_pages, uint32_t max_pages)
 {
     m->data = NULL;
@@ -457,8 +466,7 @@ void wasm_rt_allocate_memory(wasm_rt_memory_t *m, uint32_t initial_pages, uint32
     m->max_pages = max_pages;
     if (initial_pages >= 65536 || initial_pages > max_pages)
         trap_to_host(CAPSA__TRAP_NOMEM);
-    void *p = mmap(NULL, CAPSA__RT_RESERVE, PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p = reserve(NULL, CAPSA__RT_RESERVE);
     if (p == MAP_FAILED)
         trap_to_host(CAPSA__TRAP_NOMEM);
     uint64_t bytes = (uint64_t)initial_pages * CAPSA__WASM_PAGE;
@@ -552,8 +560,7 @@ void capsa__rt_image_release(capsa__rt_image *img)
 int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img)
 {
     memset(m, 0, sizeof(*m));
-    void *p = mmap(NULL, CAPSA__RT_RESERVE, PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p = reserve(NULL, CAPSA__RT_RESERVE);
     if (p == MAP_FAILED)
         return -1;
     uint64_t bytes = (uint64_t)img->pages * CAPSA__WASM_PAGE;
@@ -750,8 +757,7 @@ int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const caps
         /* Grown memory goes back to the reservation: its pages are freed. */
         void *grown = m->data + bytes;
         uint64_t len = (uint64_t)m->size - bytes;
-        if (mmap(grown, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
-                 -1, 0) == MAP_FAILED)
+        if (reserve(grown, len) == MAP_FAILED)
             return -1;
         m->pages = img->pages;
         m->size = (uint32_t)bytes;

@@ -93,9 +93,9 @@ void capsa__rt_track_free(capsa__rt_track *t);
 uint32_t capsa__rt_track_budget(uint32_t per_memory, uint32_t process);
 
 /* Runs fn(arg) as guest code whose linear memory is `memory` (its written pages
- * noted in *track, NULL: not tracked) and whose fuel counter is *fuel, within *limits (NULL: none), on the calling thread's guest
- * stack (a large mapping of its own, so that guest recursion never depends on the
- * caller's stack size). Returns 0, or the trap code (wasm_rt_trap_t or
+ * noted in *track, NULL: not tracked) and whose fuel counter is *fuel, within
+ * *limits (NULL: none), on the calling thread's guest stack (a large mapping of its
+ * own, so that guest recursion never depends on the caller's stack size). Returns 0, or the trap code (wasm_rt_trap_t or
  * CAPSA__TRAP_*) when the guest trapped; fn then did not finish. *fuel_used (if not
  * NULL) gets the units spent. The thread must have been prepared. */
 int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64_t *fuel,

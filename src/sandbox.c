@@ -204,21 +204,16 @@ static int on_result(void *ud, uint32_t kind, const char *data, size_t len)
     return 0;
 }
 
-/* Binds an unbound instance (pooled or recycled) to the sandbox. */
-static int bind_instance(capsa_sandbox *sb, capsa__instance *g)
+/* Gives the sandbox an instance: g (an unbound one, recycled; NULL: none) or a
+ * pooled one when there is one, else a new one. Takes g in every case. */
+static int make_instance(capsa_sandbox *sb, capsa__instance *g)
 {
     capsa__instance_hooks hooks = { on_output, on_result, sb, sb->tools };
-    return capsa__instance_bind(g, &hooks, sb->vfs, sb->opts.memory_limit, sb->opts.max_stack,
-                                sb->errmsg, sizeof(sb->errmsg));
-}
-
-/* Gives the sandbox an instance: a pooled one when there is one, else a new one. */
-static int make_instance(capsa_sandbox *sb)
-{
-    capsa__instance_hooks hooks = { on_output, on_result, sb, sb->tools };
-    capsa__instance *g = pool_take(sb->engine);
+    if (!g)
+        g = pool_take(sb->engine);
     if (g) {
-        if (bind_instance(sb, g) == CAPSA_OK) {
+        if (capsa__instance_bind(g, &hooks, sb->vfs, sb->opts.memory_limit, sb->opts.max_stack,
+                                 sb->errmsg, sizeof(sb->errmsg)) == CAPSA_OK) {
             sb->inst = g;
             return CAPSA_OK;
         }
@@ -301,7 +296,7 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     int rc = capsa__vfs_new(sb->alloc, &quota, &sb->vfs) == 0 ? capsa__tools_new(sb, &sb->tools)
                                                                : CAPSA_ENOMEM;
     if (rc == CAPSA_OK)
-        rc = make_instance(sb);
+        rc = make_instance(sb, NULL);
     if (rc != CAPSA_OK) {
         capsa__tools_free(sb->tools);
         capsa__vfs_free(sb->vfs);
@@ -352,18 +347,14 @@ CAPSA_API int capsa_reset(capsa_sandbox *sb)
         capsa__tools_run_end(sb->tools);
     }
     /* The instance goes back to the image in place: no new mapping, and the pages
-       it wrote stay mapped. A new one is made only if that fails. */
+       it wrote stay mapped. Another is taken only if that fails. */
     capsa__instance *g = sb->inst;
     sb->inst = NULL;
-    int rc = CAPSA_ENOMEM;
-    if (g && capsa__instance_recycle(sb->engine->image, g) == CAPSA_OK)
-        rc = bind_instance(sb, g);
-    if (rc != CAPSA_OK) {
+    if (g && capsa__instance_recycle(sb->engine->image, g) != CAPSA_OK) {
         capsa__instance_free(g);
-        rc = make_instance(sb);
-    } else {
-        sb->inst = g;
+        g = NULL;
     }
+    int rc = make_instance(sb, g);
     if (rc == CAPSA_OK)
         set_error(sb, "not an error");
     return rc;
@@ -623,7 +614,7 @@ static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char
     }
     result_clear(&sb->result);
     if (!sb->inst) {
-        int rc = make_instance(sb);
+        int rc = make_instance(sb, NULL);
         if (rc != CAPSA_OK)
             return rc;
     }
