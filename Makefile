@@ -34,8 +34,10 @@ GUEST_SRCS := main web fs bridge
 SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
 
 # Generated C is third-party-shaped: no -Werror, warnings off. It is compiled once
-# and only again when the guest itself changes.
-GEN_CFLAGS := -O2 -fPIC -DNDEBUG -w -I$(GEN) -Isrc
+# and only again when the guest itself changes. Its functions start on a cache
+# line: the interpreter's loop is then laid out the same whatever host code is
+# linked before it (without, fib's time moved by 10% between links; make bench).
+GEN_CFLAGS := -O2 -fPIC -DNDEBUG -w -falign-functions=64 -I$(GEN) -Isrc
 
 WARN       := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter

@@ -66,6 +66,7 @@ typedef struct rt_frame {
     int64_t *fuel;                  /* the instance's counter */
     uint64_t fuel_limit;            /* 0: unlimited */
     uint64_t fuel_handed;           /* units given to the counter so far */
+    bool in_host;                   /* the guest called a host function, which runs */
     uint64_t deadline_ns;           /* 0: none */
 } rt_frame;
 
@@ -136,6 +137,20 @@ const char *capsa__rt_trap_message(int trap)
 
 static int track_write(capsa__rt_track *t, uint8_t *data, uint64_t off);
 
+/* Ends the frame's call with a trap raised by a fault. Guest code that keeps its
+ * fuel counter in a register (src/fuel.h) had it there when it faulted; a host
+ * function it called has already stored it. */
+static _Noreturn void fault_trap(rt_frame *f, const ucontext_t *uc, int code)
+{
+#if CAPSA_FUEL_IN_REGISTER
+    if (!f->in_host)
+        *f->fuel = (int64_t)uc->uc_mcontext.gregs[REG_R15];
+#else
+    (void)uc;
+#endif
+    siglongjmp(f->jmp, code);
+}
+
 /* A fault inside guest code is a trap when it hits the running guest's memory
  * reservation (out of bounds) or the thread's stack guard (exhaustion). Anything
  * else is not ours: the previous disposition gets it. */
@@ -156,14 +171,14 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
             if (tracked > 0)
                 return;
             if (tracked < 0)
-                siglongjmp(f->jmp, CAPSA__TRAP_NOMEM);
+                fault_trap(f, uc, CAPSA__TRAP_NOMEM);
             /* The guest's shadow stack comes first in its memory: running off it
                wraps the address around to just below 4 GiB. */
-            siglongjmp(f->jmp, off >= SHADOW_STACK_WRAP_LO && off < SHADOW_STACK_WRAP_HI
-                                   ? WASM_RT_TRAP_EXHAUSTION : WASM_RT_TRAP_OOB);
+            fault_trap(f, uc, off >= SHADOW_STACK_WRAP_LO && off < SHADOW_STACK_WRAP_HI
+                                  ? WASM_RT_TRAP_EXHAUSTION : WASM_RT_TRAP_OOB);
         }
         if (a >= (uintptr_t)tls.stack && a < (uintptr_t)tls.stack + GUEST_STACK_GUARD)
-            siglongjmp(f->jmp, WASM_RT_TRAP_EXHAUSTION);
+            fault_trap(f, uc, WASM_RT_TRAP_EXHAUSTION);
     }
     struct sigaction *old = sig == SIGSEGV ? &old_segv : &old_bus;
     if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
@@ -313,22 +328,47 @@ static uint64_t next_slice(const rt_frame *f)
     return left < FUEL_SLICE ? left : FUEL_SLICE;
 }
 
-void capsa__rt_fuel_slice(int64_t *counter)
+int64_t capsa__rt_fuel_slice(int64_t *counter)
 {
+    int64_t left = -1; /* a metering point spent the unit the counter did not have */
     rt_frame *f = tls.frame;
     if (!f || counter != f->fuel) {
         /* Metered code running outside a frame of its own cannot be stopped:
            keep it going rather than fault. */
-        *counter = FUEL_SLICE;
-        return;
+        return *counter = left + FUEL_SLICE;
     }
+    *counter = left; /* what a trap here reports */
     if (f->deadline_ns && capsa__rt_now_ns() >= f->deadline_ns)
         trap_to_host(CAPSA__TRAP_TIMEOUT);
     uint64_t n = next_slice(f);
     if (n == 0)
         trap_to_host(CAPSA__TRAP_FUEL);
     f->fuel_handed += n;
-    *counter += (int64_t)n;
+    return *counter = left + (int64_t)n;
+}
+
+void capsa__rt_fuel_to_host(int64_t *counter, int64_t left)
+{
+    *counter = left;
+    rt_frame *f = tls.frame;
+    if (f && counter == f->fuel)
+        f->in_host = true;
+}
+
+int64_t capsa__rt_fuel_from_host(int64_t *counter)
+{
+    rt_frame *f = tls.frame;
+    if (f && counter == f->fuel)
+        f->in_host = false;
+    return *counter;
+}
+
+_Noreturn void capsa__rt_fuel_trap(int64_t left, int code)
+{
+    rt_frame *f = tls.frame;
+    if (f && !f->in_host)
+        *f->fuel = left;
+    trap_to_host(code);
 }
 
 int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64_t *fuel,
@@ -347,6 +387,7 @@ int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64
     f.deadline_ns = limits ? limits->deadline_ns : 0;
     f.fuel_handed = 0;
     f.fuel_handed = next_slice(&f);
+    f.in_host = false;
     int64_t saved = *fuel; /* a nested call gives the outer one its counter back */
     *fuel = (int64_t)f.fuel_handed;
     tls.frame = &f;

@@ -30,6 +30,7 @@ enum host_mode {
     HOST_ECHO,   /* host.call(x) returns x * 10 */
     HOST_NESTED, /* host.call(x) calls back into the guest, then returns x */
     HOST_NULL,   /* host.call(x) dereferences NULL: a host bug */
+    HOST_EXIT,   /* host.call(x) ends the guest call as proc_exit(x) does */
 };
 
 typedef enum op {
@@ -38,7 +39,7 @@ typedef enum op {
     OP_GROW, OP_SIZE,
     OP_UNREACHABLE, OP_DIV_S, OP_DIV_U, OP_REM_S, OP_TRUNC, OP_CALL_SLOT,
     OP_DEEP, OP_RECURSE, OP_SHADOW, OP_SP,
-    OP_SUM, OP_VIA_HOST,
+    OP_SUM, OP_VIA_HOST, OP_SUM_THEN,
 } op;
 
 struct trapper;
@@ -51,6 +52,7 @@ struct Z_host_instance_t {
     uint32_t nested_a;
     int nested_trap;       /* HOST_NESTED: what the inner call returned */
     uint64_t nested_result;
+    uint64_t nested_fuel;  /* HOST_NESTED: the fuel the inner call spent */
     int calls;
 };
 
@@ -96,6 +98,7 @@ static void run_op(void *p)
     case OP_SP: c->result = Z_trapperZ_sp(in); break;
     case OP_SUM: c->result = Z_trapperZ_sum(in, c->a); break;
     case OP_VIA_HOST: c->result = Z_trapperZ_via_host(in, c->a); break;
+    case OP_SUM_THEN: c->result = Z_trapperZ_sum_then(in, c->a, c->b); break;
     }
 }
 
@@ -135,6 +138,37 @@ static uint64_t value_of(trapper *t, op o, uint32_t a, uint32_t b)
     return guest(t, o, a, b, &r) == 0 ? r : NO_VALUE;
 }
 
+/* The inner call of HOST_NESTED, with the fuel it spends. */
+static void nested_call(void *p)
+{
+    struct Z_host_instance_t *h = p;
+    call c = { h->self, h->nested_op, h->nested_a, 0, 0, 0 };
+    h->nested_trap = capsa__rt_call(&h->self->inst.w2c_memory, NULL, &h->self->inst.capsa_fuel,
+                                    NULL, run_op, &c, &h->nested_fuel);
+    h->nested_result = c.result;
+}
+
+#if defined(__x86_64__)
+/* A value for r15 that no fuel counter holds. */
+#define R15_MARK 0x7e57c0de5eed1e55L
+
+/* sum_with_r15(inst, n, value): calls the export sum(n) directly, with r15 set to
+ * value; returns r15 as the export left it (r15 is callee-saved: it must come
+ * back unchanged). */
+long sum_with_r15(Z_trapper_instance_t *inst, uint32_t n, long value);
+__asm__(".text\n"
+        ".globl sum_with_r15\n"
+        ".type sum_with_r15, @function\n"
+        "sum_with_r15:\n"
+        "    push %r15\n"
+        "    mov %rdx, %r15\n"
+        "    call Z_trapperZ_sum\n"
+        "    mov %r15, %rax\n"
+        "    pop %r15\n"
+        "    ret\n"
+        ".size sum_with_r15, .-sum_with_r15\n");
+#endif
+
 /* HOST_NULL faults on purpose: UBSan (make test-sanitize) must let it fault. */
 __attribute__((no_sanitize("undefined"))) u32 Z_hostZ_call(struct Z_host_instance_t *h, u32 x)
 {
@@ -143,8 +177,10 @@ __attribute__((no_sanitize("undefined"))) u32 Z_hostZ_call(struct Z_host_instanc
     case HOST_ECHO:
         return x * 10;
     case HOST_NESTED:
-        h->nested_trap = guest(h->self, h->nested_op, h->nested_a, 0, &h->nested_result);
+        nested_call(h);
         return x;
+    case HOST_EXIT:
+        capsa__rt_exit(x);
     case HOST_NULL: {
         volatile int *volatile nowhere = NULL;
         return (u32)*nowhere;
@@ -1777,6 +1813,71 @@ TEST(fuel_and_deadline)
     trapper_free(t);
 }
 
+/* Runs sum_then(n, how) with limits; returns the trap code, *fuel_used the fuel
+ * spent. */
+static int sum_then(trapper *t, uint32_t n, uint32_t how, const capsa__rt_limits *limits,
+                    uint64_t *fuel_used)
+{
+    call c = { t, OP_SUM_THEN, n, how, 0, 0 };
+    return capsa__rt_call(&t->inst.w2c_memory, NULL, &t->inst.capsa_fuel, limits, run_op, &c,
+                          fuel_used);
+}
+
+/* Wherever guest code keeps its fuel counter while it runs (a register on x86-64,
+ * src/fuel.h), the runtime sees it exactly when the guest leaves: by returning,
+ * by a trap of its own, by a fault, around a host function, by a trap from a host
+ * function, around a nested call, and across slices (25,000 iterations take
+ * three). The register is callee-saved for the host: an export gives it back. */
+TEST(fuel_at_the_host_boundary)
+{
+    trapper *t = trapper_new(NULL);
+    CHECK(t != NULL, "a trapper instance is created");
+    if (!t)
+        return;
+    const uint32_t n = 25000;
+    uint64_t used[4] = { 0 };
+    CHECK_INT(sum_then(t, n, 0, NULL, &used[0]), 0, "sum_then returns");
+    CHECK(used[0] > n, "it spent a unit per iteration");
+    CHECK_INT(sum_then(t, n, 1, NULL, &used[1]), WASM_RT_TRAP_UNREACHABLE, "unreachable traps");
+    CHECK_INT(used[1], used[0], "a trap of the guest's own reports the fuel it spent");
+    CHECK_INT(sum_then(t, n, 2, NULL, &used[2]), WASM_RT_TRAP_OOB, "an out-of-bounds load traps");
+    CHECK_INT(used[2], used[0], "a fault reports the fuel spent up to it");
+    t->host.mode = HOST_ECHO;
+    CHECK_INT(sum_then(t, n, 3, NULL, &used[3]), 0, "a host function called");
+    CHECK_INT(used[3], used[0], "a host function keeps the guest's count");
+    t->host.mode = HOST_EXIT;
+    uint64_t exited = 0;
+    CHECK_INT(sum_then(t, n, 3, NULL, &exited), CAPSA__TRAP_EXIT, "a host function exits");
+    CHECK_INT(exited, used[0], "a trap from a host function reports the guest's count");
+    t->host.mode = HOST_ECHO;
+    capsa__rt_limits exact = { used[0], 0 };
+    CHECK_INT(sum_then(t, n, 3, &exact, NULL), 0, "exactly the fuel needed is enough");
+    capsa__rt_limits short_by_one = { used[0] - 1, 0 };
+    uint64_t spent = 0;
+    CHECK_INT(sum_then(t, n, 0, &short_by_one, &spent), CAPSA__TRAP_FUEL,
+              "one unit less stops the call");
+    CHECK_INT(spent, used[0] - 1, "the stopped call spent its whole budget");
+
+    /* A nested call spends its own fuel, not the outer call's. */
+    uint64_t inner_alone = 0, outer = 0;
+    CHECK_INT(limited_sum(t, 3 * n, NULL, &inner_alone), 0, "sum(75000) runs");
+    t->host.mode = HOST_NESTED;
+    t->host.nested_op = OP_SUM;
+    t->host.nested_a = 3 * n;
+    CHECK_INT(sum_then(t, n, 3, NULL, &outer), 0, "an outer call around a nested one");
+    CHECK_INT(t->host.nested_trap, 0, "the nested call returned");
+    CHECK_INT(t->host.nested_fuel, inner_alone, "the nested call spent what it spends alone");
+    CHECK_INT(outer, used[0], "the outer call spent what it spends without one");
+#if defined(__x86_64__)
+    /* Outside any call frame, so that no host function between the test and the
+       export saves and restores r15 on the export's behalf. */
+    CHECK(sum_with_r15(&t->inst, n, R15_MARK) == R15_MARK,
+          "an exported function gives its caller's r15 back");
+#endif
+    t->host.mode = HOST_ECHO;
+    trapper_free(t);
+}
+
 TEST(trap_messages)
 {
     static const int codes[] = {
@@ -1819,6 +1920,7 @@ int main(void)
     RUN(nested_calls);
     RUN(trap_messages);
     RUN(fuel_and_deadline);
+    RUN(fuel_at_the_host_boundary);
     RUN(host_faults_stay_fatal);
     RUN(allocation_failure);
     RUN(guest_stack_is_separate);

@@ -88,7 +88,7 @@
 
   ;; ---- ordinary work --------------------------------------------------------------
   ;; sum(n) = 0 + 1 + ... + (n - 1), computed by a loop, kept in memory at 8.
-  (func (export "sum") (param $n i32) (result i32)
+  (func $sum (export "sum") (param $n i32) (result i32)
     (local $i i32)
     (i32.store (i32.const 8) (i32.const 0))
     (block $done
@@ -102,4 +102,16 @@
   ;; via_host(x) = host.call(x) + 1: guest code around a host function.
   (func (export "via_host") (param i32) (result i32)
     (i32.add (call $host_call (local.get 0)) (i32.const 1)))
+
+  ;; sum_then(n, how) = sum(n), then how 1: unreachable, 2: a load out of bounds,
+  ;; 3: host.call(n). The same metering points run before each of those, so each
+  ;; spends the same fuel as how 0 (just return).
+  (func (export "sum_then") (param $n i32) (param $how i32) (result i32)
+    (drop (call $sum (local.get $n)))
+    (if (i32.eq (local.get $how) (i32.const 1)) (then unreachable))
+    (if (i32.eq (local.get $how) (i32.const 2))
+      (then (drop (i32.load (i32.const 0x100000)))))
+    (if (i32.eq (local.get $how) (i32.const 3))
+      (then (drop (call $host_call (local.get $n)))))
+    (i32.const 0))
 )
