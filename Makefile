@@ -105,10 +105,40 @@ $(GEN)/guest.c: $(BUILD)/guest.wasm tools/instrument.sh
 
 $(GEN)/guest.h: $(GEN)/guest.c
 
-$(OBJ)/guest-module.o: $(GEN)/guest.c src/fuel.h
-	@mkdir -p $(OBJ)
-	@echo "CC $< (generated guest, takes about a minute)"
-	@$(CC) $(GEN_CFLAGS) -c $< -o $@
+# Profile-guided (GUEST_PGO=1, the default with gcc): the generated C is compiled
+# instrumented, a capsa CLI linked with it runs the training workload
+# (tools/pgo-train.sh: the JS feature tests and the example agent, never the
+# benchmark's scripts), and the C is compiled again with that profile, under the
+# same object name (gcc finds the profile by it). Code the training never ran is
+# still optimised as usual (-fprofile-partial-training). make bench measured the
+# compute geomean going from 1.16x to 1.10x of native QuickJS. GUEST_PGO=0 compiles
+# once, in a third of the time; clang builds (the fuzzers') never use it.
+GUEST_PGO ?= $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n 1)),0,1)
+# $(call guest_cc,SRC,OBJ): compiles the generated C SRC into OBJ; the training CLI
+# is linked from OBJ, the host objects and the CLI's object (order-only
+# prerequisites of OBJ's rule: a change to them does not need a new profile).
+define guest_cc
+	@mkdir -p $(dir $(2))
+	@if [ "$(GUEST_PGO)" = 1 ]; then \
+	    echo "CC $(1) (generated guest, profile-guided: about three minutes)" && \
+	    rm -rf $(2).pgo && mkdir -p $(2).pgo && \
+	    $(CC) $(GEN_CFLAGS) -fprofile-generate=$(abspath $(2).pgo) -fprofile-update=single \
+	        -c $(1) -o $(2) && \
+	    $(CC) -pthread -fprofile-generate -o $(2).train $(OBJ)/cli-capsa.o \
+	        $(HOST_SRCS:%=$(OBJ)/%.o) $(2) $(HOST_LIBS) && \
+	    sh tools/pgo-train.sh $(2).train && \
+	    $(CC) $(GEN_CFLAGS) -fprofile-use=$(abspath $(2).pgo) -fprofile-partial-training \
+	        -c $(1) -o $(2) && \
+	    rm -f $(2).train; \
+	else \
+	    echo "CC $(1) (generated guest, takes about a minute)" && \
+	    $(CC) $(GEN_CFLAGS) -c $(1) -o $(2); \
+	fi || { rm -f $(2); exit 1; }
+endef
+
+$(OBJ)/guest-module.o: $(GEN)/guest.c src/fuel.h tools/pgo-train.sh | \
+		$(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/cli-capsa.o
+	$(call guest_cc,$<,$@)
 
 # --- the host --------------------------------------------------------------------------
 $(OBJ)/%.o: src/%.c include/capsa.h $(wildcard src/*.h) guest/abi.h $(GEN)/guest.h

@@ -40,9 +40,10 @@ $(BENCH_BIN)/capsa_bench: bench/capsa_bench.c bench/bench.h $(BUILD)/libcapsa.a
 	$(CC) $(BENCH_CFLAGS) bench/capsa_bench.c -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
 
 # The cost of time and fuel enforcement: the same generated guest C with its
-# metering points removed, compiled as guest-module.o is, and linked with the same
-# host objects into a second capsa_bench. Its runs cannot time out or run out of
-# fuel: it exists only to be compared with.
+# metering points removed, compiled as guest-module.o is (profile-guided too, with
+# a training run of its own), and linked with the same host objects into a second
+# capsa_bench. Its runs cannot time out or run out of fuel: it exists only to be
+# compared with.
 BENCH_UNMETERED := $(BENCH_BIN)/unmetered
 
 $(BENCH_UNMETERED)/guest.c: $(GEN)/guest.c
@@ -51,9 +52,9 @@ $(BENCH_UNMETERED)/guest.c: $(GEN)/guest.c
 	@if grep -q 'CAPSA_FUEL(' $@.tmp; then echo "bench: metering left in $@" >&2; exit 1; fi
 	@mv $@.tmp $@
 
-$(BENCH_UNMETERED)/guest-module.o: $(BENCH_UNMETERED)/guest.c src/fuel.h
-	@echo "CC $< (unmetered guest, takes about a minute)"
-	@$(CC) $(GEN_CFLAGS) -c $< -o $@
+$(BENCH_UNMETERED)/guest-module.o: $(BENCH_UNMETERED)/guest.c src/fuel.h tools/pgo-train.sh | \
+		$(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/cli-capsa.o
+	$(call guest_cc,$<,$@)
 
 $(BENCH_UNMETERED)/capsa_bench: bench/capsa_bench.c bench/bench.h $(HOST_SRCS:%=$(OBJ)/%.o) \
 		$(BENCH_UNMETERED)/guest-module.o
