@@ -36,7 +36,8 @@ SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
 # Generated C is third-party-shaped: no -Werror, warnings off. It is compiled once
 # and only again when the guest itself changes. Its functions start on a cache
 # line: the interpreter's loop is then laid out the same whatever host code is
-# linked before it (without, fib's time moved by 10% between links; make bench).
+# linked before it (without, fib's time moved by 10% between two links of the same
+# code: build/bench/capsa_bench compute 7 1 bench/scripts/fib.js).
 GEN_CFLAGS := -O2 -fPIC -DNDEBUG -w -falign-functions=64 -I$(GEN) -Isrc
 
 WARN       := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -112,7 +113,7 @@ $(GEN)/guest.h: $(GEN)/guest.c
 # same object name (gcc finds the profile by it). Code the training never ran is
 # still optimised as usual (-fprofile-partial-training). make bench measured the
 # compute geomean going from 1.16x to 1.10x of native QuickJS. GUEST_PGO=0 compiles
-# once, in a third of the time; clang builds (the fuzzers') never use it.
+# once (1 minute here instead of 2.5); clang builds (the fuzzers') never use it.
 GUEST_PGO ?= $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n 1)),0,1)
 # $(call guest_cc,SRC,OBJ): compiles the generated C SRC into OBJ; the training CLI
 # is linked from OBJ, the host objects and the CLI's object (order-only
@@ -120,7 +121,7 @@ GUEST_PGO ?= $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head 
 define guest_cc
 	@mkdir -p $(dir $(2))
 	@if [ "$(GUEST_PGO)" = 1 ]; then \
-	    echo "CC $(1) (generated guest, profile-guided: about three minutes)" && \
+	    echo "CC $(1) (generated guest, profile-guided: about two and a half minutes)" && \
 	    rm -rf $(2).pgo && mkdir -p $(2).pgo && \
 	    $(CC) $(GEN_CFLAGS) -fprofile-generate=$(abspath $(2).pgo) -fprofile-update=single \
 	        -c $(1) -o $(2) && \

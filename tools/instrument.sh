@@ -50,7 +50,6 @@ awk '
                 print "  CAPSA_FUEL_EXPORT_VOID(instance, " call ");"
             else
                 print "  return CAPSA_FUEL_EXPORT(instance, " call ");"
-            exports++
             next
         }
         print; next
