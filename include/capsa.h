@@ -495,6 +495,12 @@ CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out);
  * at "/". On failure they return a CAPSA_E* code and capsa_errmsg(sb) says which
  * path and why; nothing is half done. */
 
+/* How deep directories nest: at most this many levels below "/" (/workspace is
+ * level 1). Making or moving a directory deeper fails, for the guest (ENAMETOOLONG)
+ * and for the functions below (CAPSA_EINVAL), and so does mounting or importing a
+ * deeper tree. Paths are at most 4096 bytes, names 255. */
+#define CAPSA_FS_MAX_DEPTH 256
+
 typedef enum capsa_file_type {
     CAPSA_FILE = 1,
     CAPSA_DIRECTORY = 2,

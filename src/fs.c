@@ -48,9 +48,9 @@ static const char *describe(int err)
     case CAPSA__WASI_EFBIG: return "the file size quota is exceeded";
     case CAPSA__WASI_ENOMEM: return "out of memory";
     case CAPSA__WASI_EIO: return "input/output error on the host";
-    case CAPSA__WASI_EBUSY: return "it is a mount point or a device";
+    case CAPSA__WASI_EBUSY: return "it is (or holds) a mount point or a device";
     case CAPSA__WASI_ELOOP: return "too many levels of symbolic links";
-    case CAPSA__WASI_ENAMETOOLONG: return "path too long";
+    case CAPSA__WASI_ENAMETOOLONG: return "path too long, or directories nested too deep";
     case CAPSA__WASI_EILSEQ: return "path is not valid UTF-8";
     case CAPSA__WASI_ENOTCAPABLE: return "the path leaves the directory it is relative to";
     case CAPSA__WASI_EXDEV: return "across mounts";
@@ -289,59 +289,13 @@ CAPSA_API int capsa_fs_list(capsa_sandbox *sb, const char *path, capsa_dir_fn fn
     return ok(sb);
 }
 
-/* Removes everything under directory abs (not abs itself). */
-static int remove_tree(capsa__vfs *vfs, const char *abs)
-{
-    capsa__vnode *root = capsa__vfs_root(vfs);
-    capsa__vnode *d = NULL;
-    int err = capsa__vfs_open(vfs, root, abs, strlen(abs), 0, CAPSA__VFS_O_DIRECTORY,
-                              1u << CAPSA__VFS_READ, HOST, &d);
-    if (err)
-        return err;
-    char child[CAPSA__VFS_PATH_MAX + 1];
-    capsa__vfs_dirent e;
-    /* Always take the first entry: removing shifts the rest down. */
-    while (!err && capsa__vfs_readdir(vfs, d, 2, &e, HOST) == 0) {
-        size_t n = strlen(abs);
-        if (n + 1 + e.name_len > CAPSA__VFS_PATH_MAX) {
-            err = CAPSA__WASI_ENAMETOOLONG;
-            break;
-        }
-        memcpy(child, abs, n);
-        size_t at = n;
-        if (n == 0 || abs[n - 1] != '/')
-            child[at++] = '/';
-        memcpy(child + at, e.name, e.name_len);
-        child[at + e.name_len] = '\0';
-        if (e.type == CAPSA__VFS_DIR) {
-            err = remove_tree(vfs, child);
-            if (!err)
-                err = capsa__vfs_rmdir(vfs, root, child, strlen(child), HOST);
-        } else {
-            err = capsa__vfs_unlink(vfs, root, child, strlen(child), HOST);
-        }
-    }
-    capsa__vfs_unref(vfs, d);
-    return err;
-}
-
 CAPSA_API int capsa_fs_remove(capsa_sandbox *sb, const char *path, int recursive)
 {
     if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     PATH_ARG(sb, path, abs, "remove");
-    capsa__vfs *vfs = sb->vfs;
-    capsa__vnode *root = capsa__vfs_root(vfs);
-    capsa__vfs_stat st;
-    int err = capsa__vfs_stat(vfs, root, abs, strlen(abs), 0, HOST, &st);
-    if (!err && st.type == CAPSA__VFS_DIR) {
-        if (recursive)
-            err = remove_tree(vfs, abs);
-        if (!err)
-            err = capsa__vfs_rmdir(vfs, root, abs, strlen(abs), HOST);
-    } else if (!err) {
-        err = capsa__vfs_unlink(vfs, root, abs, strlen(abs), HOST);
-    }
+    int err = capsa__vfs_remove(sb->vfs, capsa__vfs_root(sb->vfs), abs, strlen(abs), recursive,
+                                HOST);
     return err ? fail(sb, err, "remove", path) : ok(sb);
 }
 

@@ -290,6 +290,93 @@ static void node_release(capsa__vfs *vfs, capsa__vnode *n)
         node_free(vfs, n);
 }
 
+/* A depth-first walk of the tree below a directory that needs no allocation:
+ * each directory keeps its own cursor (u.dir.visit) and the walk climbs back by
+ * parent links. The tree must not change while it runs. tw_step gives each
+ * entry (TW_ENTRY; the caller may then tw_descend into a directory), and
+ * TW_LEAVE when the current directory is done (e names it in its parent, NULL
+ * for the top), then TW_END. */
+typedef struct tw {
+    capsa__vnode *top, *d;
+    size_t depth; /* of d, below top */
+    int done;
+} tw;
+
+enum { TW_END, TW_ENTRY, TW_LEAVE };
+
+static void tw_start(tw *w, capsa__vnode *top)
+{
+    top->u.dir.visit = 0;
+    *w = (tw){ top, top, 0, 0 };
+}
+
+static void tw_descend(tw *w, capsa__vnode *c)
+{
+    c->u.dir.visit = 0;
+    w->d = c;
+    w->depth++;
+}
+
+static int tw_step(tw *w, const dent **e)
+{
+    capsa__vnode *d = w->d;
+    if (d->u.dir.visit < d->u.dir.n) {
+        *e = &d->u.dir.ents[d->u.dir.visit++];
+        return TW_ENTRY;
+    }
+    if (d == w->top) {
+        *e = NULL;
+        if (w->done)
+            return TW_END;
+        w->done = 1;
+        return TW_LEAVE;
+    }
+    w->d = d->u.dir.parent;
+    w->depth--;
+    *e = &w->d->u.dir.ents[w->d->u.dir.visit - 1];
+    return TW_LEAVE;
+}
+
+/* Points every node below mount root m (down to the next mount roots) at m. */
+static void retag(capsa__vnode *m)
+{
+    tw w;
+    const dent *e;
+    tw_start(&w, m);
+    for (int ev; (ev = tw_step(&w, &e)) != TW_END;) {
+        if (ev != TW_ENTRY || (e->node->type == CAPSA__VFS_DIR && e->node->is_mount))
+            continue;
+        e->node->mnt = m;
+        if (e->node->type == CAPSA__VFS_DIR)
+            tw_descend(&w, e->node);
+    }
+}
+
+/* How many levels below the root directory d is (the root is 0, /workspace 1). */
+static size_t depth_of(const capsa__vnode *d)
+{
+    size_t k = 0;
+    for (; d->u.dir.parent; d = d->u.dir.parent)
+        k++;
+    return k;
+}
+
+/* Whether directories nest more than `room` levels below directory d. */
+static int deeper_than(capsa__vnode *d, size_t room)
+{
+    tw w;
+    const dent *e;
+    tw_start(&w, d);
+    for (int ev; (ev = tw_step(&w, &e)) != TW_END;) {
+        if (ev != TW_ENTRY || e->node->type != CAPSA__VFS_DIR)
+            continue;
+        if (w.depth + 1 > room)
+            return 1;
+        tw_descend(&w, e->node);
+    }
+    return 0;
+}
+
 static int quota_bytes(const capsa__vfs *vfs, uint64_t add)
 {
     if (add > vfs->q.max_bytes || vfs->bytes > vfs->q.max_bytes - add)
@@ -305,6 +392,8 @@ static int make_node(capsa__vfs *vfs, capsa__vnode *dir, const char *name, size_
 {
     if (dir->links == 0)
         return CAPSA__WASI_ENOENT; /* a removed directory takes no new entries */
+    if (type == CAPSA__VFS_DIR && depth_of(dir) + 1 > CAPSA__VFS_DEPTH_MAX)
+        return CAPSA__WASI_ENAMETOOLONG;
     if (vfs->entries >= vfs->q.max_entries)
         return CAPSA__WASI_ENOSPC;
     if (type == CAPSA__VFS_SYMLINK && quota_bytes(vfs, tlen))
@@ -363,31 +452,6 @@ static int file_reserve(capsa__vfs *vfs, capsa__vnode *n, uint64_t need)
     n->u.file.data = d;
     n->u.file.cap = cap;
     return 0;
-}
-
-/* Points every node below mount root m (down to the next mount roots) at m.
- * Walks with the per-directory cursor and parent links: no recursion, no
- * allocation. */
-static void retag(capsa__vnode *m)
-{
-    capsa__vnode *d = m;
-    d->u.dir.visit = 0;
-    for (;;) {
-        if (d->u.dir.visit < d->u.dir.n) {
-            capsa__vnode *c = d->u.dir.ents[d->u.dir.visit++].node;
-            if (c->type == CAPSA__VFS_DIR && c->is_mount)
-                continue;
-            c->mnt = m;
-            if (c->type == CAPSA__VFS_DIR) {
-                c->u.dir.visit = 0;
-                d = c;
-            }
-        } else {
-            if (d == m)
-                break;
-            d = d->u.dir.parent;
-        }
-    }
 }
 
 /* ---- the filesystem ------------------------------------------------------------- */
@@ -850,7 +914,45 @@ static int no_parent_error(const capsa__vfs_where *w, int for_rmdir)
     return CAPSA__WASI_ENOTEMPTY; /* "..": its parent holds at least this directory */
 }
 
-int capsa__vfs_rmdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who)
+/* Takes the entry w names out of its directory, stamping the times, and releases
+ * its node. */
+static void unlink_entry(capsa__vfs *vfs, const capsa__vfs_where *w, capsa__vnode *n)
+{
+    int found;
+    size_t idx = dir_find(w->dir, w->name, strlen(w->name), &found);
+    dir_remove(vfs, w->dir, idx);
+    w->dir->mtim = w->dir->ctim = n->ctim = now_ns();
+    node_release(vfs, n);
+}
+
+/* Empties directory top, whose subtree holds nothing pinned: from the last entry
+ * of each directory up, descending into non-empty subdirectories and climbing
+ * back by parent links, each directory removed from its parent once empty. */
+static void empty_tree(capsa__vfs *vfs, capsa__vnode *top)
+{
+    uint64_t now = now_ns();
+    capsa__vnode *d = top;
+    for (;;) {
+        if (d->u.dir.n) {
+            capsa__vnode *c = d->u.dir.ents[d->u.dir.n - 1].node;
+            if (c->type == CAPSA__VFS_DIR && c->u.dir.n) {
+                d = c;
+                continue;
+            }
+            dir_remove(vfs, d, d->u.dir.n - 1);
+            c->ctim = now;
+            node_release(vfs, c);
+        } else if (d == top) {
+            break;
+        } else {
+            d = d->u.dir.parent;
+        }
+    }
+}
+
+/* rmdir, and with recursive set the whole tree below the directory too. */
+static int remove_dir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len,
+                      int recursive, int who)
 {
     capsa__vfs_where w;
     int e = capsa__vfs_walk(vfs, base, path, len, 0, who, &w);
@@ -867,14 +969,34 @@ int capsa__vfs_rmdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size
         return CAPSA__WASI_EBUSY;
     if ((e = capsa__vfs_allow(vfs, w.dir, CAPSA__VFS_CHANGE, who)))
         return e;
-    if (n->u.dir.n)
-        return CAPSA__WASI_ENOTEMPTY;
-    int found;
-    size_t idx = dir_find(w.dir, w.name, strlen(w.name), &found);
-    dir_remove(vfs, w.dir, idx);
-    w.dir->mtim = w.dir->ctim = n->ctim = now_ns();
-    node_release(vfs, n);
+    if (n->u.dir.n) {
+        if (!recursive)
+            return CAPSA__WASI_ENOTEMPTY;
+        if ((e = capsa__vfs_allow(vfs, n, CAPSA__VFS_CHANGE, who)))
+            return e;
+        /* Refuse before removing anything when something below is what nothing
+           may remove: a mount root (for the guest also the only directory below
+           that it might not change) or the null device. */
+        tw t;
+        const dent *de;
+        tw_start(&t, n);
+        for (int ev; (ev = tw_step(&t, &de)) != TW_END;) {
+            if (ev != TW_ENTRY)
+                continue;
+            if (pinned(de->node))
+                return CAPSA__WASI_EBUSY;
+            if (de->node->type == CAPSA__VFS_DIR)
+                tw_descend(&t, de->node);
+        }
+        empty_tree(vfs, n);
+    }
+    unlink_entry(vfs, &w, n);
     return 0;
+}
+
+int capsa__vfs_rmdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who)
+{
+    return remove_dir(vfs, base, path, len, 0, who);
 }
 
 int capsa__vfs_unlink(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who)
@@ -892,12 +1014,20 @@ int capsa__vfs_unlink(capsa__vfs *vfs, capsa__vnode *base, const char *path, siz
         return e;
     if (pinned(n))
         return CAPSA__WASI_EBUSY; /* the null device: not even the host removes it */
-    int found;
-    size_t idx = dir_find(w.dir, w.name, strlen(w.name), &found);
-    dir_remove(vfs, w.dir, idx);
-    w.dir->mtim = w.dir->ctim = n->ctim = now_ns();
-    node_release(vfs, n);
+    unlink_entry(vfs, &w, n);
     return 0;
+}
+
+int capsa__vfs_remove(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len,
+                      int recursive, int who)
+{
+    capsa__vfs_stat st;
+    int e = capsa__vfs_stat(vfs, base, path, len, 0, who, &st);
+    if (e)
+        return e;
+    if (st.type == CAPSA__VFS_DIR)
+        return remove_dir(vfs, base, path, len, recursive, who);
+    return capsa__vfs_unlink(vfs, base, path, len, who);
 }
 
 int capsa__vfs_rename(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size_t l1,
@@ -939,6 +1069,13 @@ int capsa__vfs_rename(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size
     }
     if (d.dir->links == 0)
         return CAPSA__WASI_ENOENT;
+    if (n->type == CAPSA__VFS_DIR && d.dir != s.dir) {
+        /* Moving a directory down moves its whole subtree down. */
+        size_t at = depth_of(d.dir) + 1;
+        if (at > depth_of(s.dir) + 1 &&
+            (at > CAPSA__VFS_DEPTH_MAX || deeper_than(n, CAPSA__VFS_DEPTH_MAX - at)))
+            return CAPSA__WASI_ENAMETOOLONG;
+    }
     size_t dlen = strlen(d.name);
     char *nm = NULL;
     if (!old) {
@@ -1218,8 +1355,24 @@ int capsa__vfs_readdir(capsa__vfs *vfs, capsa__vnode *d, uint64_t cookie, capsa_
 
 /* ---- host directories ------------------------------------------------------------- */
 
-/* State of one import or export: the relative path in progress (for messages)
- * and a scratch buffer for file contents and link targets. */
+/* One level of a walk of host directories: the directory (its descriptor, and
+ * its entry stream once read), the length of the path in progress before its
+ * name, and the VFS directory it pairs with. */
+typedef struct hlevel {
+    int fd;
+    DIR *dir;
+    size_t plen;
+    capsa__vnode *node;
+} hlevel;
+
+/* How many host directories one walk holds open at most: an export or import as
+ * deep as the VFS allows, plus a removal of a host tree as deep again. */
+#define HOST_LEVELS (2 * (CAPSA__VFS_DEPTH_MAX + 1))
+
+/* State of one import or export: the relative path in progress (for messages),
+ * the stack of open host directories (walks are iterative: no recursion per
+ * level, whatever the depth), and a scratch buffer for file contents and link
+ * targets. */
 typedef struct hostctx {
     capsa__vfs *vfs;
     char *msg;
@@ -1227,6 +1380,8 @@ typedef struct hostctx {
     int mirror;
     char *path; /* host_dir, then "/name" per level */
     size_t plen, pcap;
+    hlevel *lv; /* innermost last */
+    size_t depth;
     char *buf;
     size_t bufsize;
 } hostctx;
@@ -1294,7 +1449,8 @@ static int hostctx_init(hostctx *c, capsa__vfs *vfs, const char *start, char *ms
     c->bufsize = 64 * 1024;
     c->path = vfs_alloc(vfs, c->pcap);
     c->buf = vfs_alloc(vfs, c->bufsize);
-    if (!c->path || !c->buf)
+    c->lv = vfs_alloc(vfs, HOST_LEVELS * sizeof(hlevel));
+    if (!c->path || !c->buf || !c->lv)
         return set_msg(msg, msgsize, CAPSA__WASI_ENOMEM, "out of memory");
     memcpy(c->path, start, sl + 1);
     c->plen = sl;
@@ -1305,6 +1461,57 @@ static void hostctx_done(hostctx *c)
 {
     vfs_dealloc(c->vfs, c->path);
     vfs_dealloc(c->vfs, c->buf);
+    vfs_dealloc(c->vfs, c->lv);
+}
+
+/* Enters the host directory open as fd (taken over) that pairs with VFS
+ * directory node; the path in progress was plen long before its name. */
+static int level_push(hostctx *c, int fd, capsa__vnode *node, size_t plen)
+{
+    if (c->depth == HOST_LEVELS) {
+        close(fd);
+        return host_fail(c, CAPSA__WASI_ENAMETOOLONG, "directories nested too deep at");
+    }
+    c->lv[c->depth++] = (hlevel){ fd, NULL, plen, node };
+    return 0;
+}
+
+/* Leaves the innermost level: closes its directory and restores the path. */
+static void level_pop(hostctx *c)
+{
+    hlevel *l = &c->lv[--c->depth];
+    if (l->dir)
+        closedir(l->dir);
+    else
+        close(l->fd);
+    path_pop(c, l->plen);
+}
+
+/* Leaves every level above base (after an error). */
+static void levels_unwind(hostctx *c, size_t base)
+{
+    while (c->depth > base)
+        level_pop(c);
+}
+
+/* The next entry of level l's directory other than "." and "..": 0 with *name
+ * (NULL at the end; valid until the next call), or a WASI errno with the message
+ * set. */
+static int level_next(hostctx *c, hlevel *l, const char **name)
+{
+    *name = NULL;
+    if (!l->dir && !(l->dir = fdopendir(l->fd)))
+        return host_fail(c, host_errno(errno), "cannot read directory");
+    for (;;) {
+        errno = 0;
+        struct dirent *de = readdir(l->dir);
+        if (!de)
+            return errno ? host_fail(c, host_errno(errno), "cannot read directory") : 0;
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+            *name = de->d_name;
+            return 0;
+        }
+    }
 }
 
 /* Copies one host regular file (name in dirfd) to the entry name of directory d,
@@ -1361,29 +1568,24 @@ static int import_file(hostctx *c, int pfd, const char *name, size_t nlen, capsa
     return e ? host_fail(c, e, "cannot copy") : 0;
 }
 
-/* Copies the host directory open as fd (which this takes over) into directory d,
- * depth first. Host symlinks are read, never followed. */
-static int import_tree(hostctx *c, int fd, capsa__vnode *d)
+/* Copies the host directory open as fd (which this takes over) into directory
+ * top, depth first. Host symlinks are read, never followed. */
+static int import_tree(hostctx *c, int fd, capsa__vnode *top)
 {
     capsa__vfs *vfs = c->vfs;
-    DIR *dir = fdopendir(fd);
-    if (!dir) {
-        close(fd);
-        return host_fail(c, host_errno(errno), "cannot read directory");
-    }
-    int e = 0;
-    for (;;) {
-        errno = 0;
-        struct dirent *de = readdir(dir);
-        if (!de) {
-            if (errno)
-                e = host_fail(c, host_errno(errno), "cannot read directory");
+    size_t base = c->depth;
+    int e = level_push(c, fd, top, c->plen);
+    while (!e && c->depth > base) {
+        hlevel *l = &c->lv[c->depth - 1];
+        const char *name;
+        if ((e = level_next(c, l, &name)))
             break;
-        }
-        const char *name = de->d_name;
-        size_t nlen = strlen(name);
-        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        if (!name) {
+            level_pop(c);
             continue;
+        }
+        capsa__vnode *d = l->node;
+        size_t nlen = strlen(name);
         size_t old = path_push(c, name, nlen);
         if (old == (size_t)-1) {
             e = host_fail(c, CAPSA__WASI_ENAMETOOLONG, "path too long below");
@@ -1395,7 +1597,7 @@ static int import_tree(hostctx *c, int fd, capsa__vnode *d)
             break;
         }
         struct stat st;
-        if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (fstatat(l->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
             e = host_fail(c, host_errno(errno), "cannot stat");
             break;
         }
@@ -1410,18 +1612,18 @@ static int import_tree(hostctx *c, int fd, capsa__vnode *d)
                 e = host_fail(c, e, "cannot make directory for");
                 break;
             }
-            int cfd = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            int cfd = openat(l->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (cfd < 0) {
                 e = host_fail(c, host_errno(errno), "cannot open");
                 break;
             }
-            if ((e = import_tree(c, cfd, w.node)))
-                break;
+            e = level_push(c, cfd, w.node, old); /* its name stays until it is left */
+            continue;
         } else if (S_ISREG(st.st_mode)) {
-            if ((e = import_file(c, dirfd(dir), name, nlen, d)))
+            if ((e = import_file(c, l->fd, name, nlen, d)))
                 break;
         } else if (S_ISLNK(st.st_mode)) {
-            ssize_t r = readlinkat(dirfd(dir), name, c->buf, c->bufsize);
+            ssize_t r = readlinkat(l->fd, name, c->buf, c->bufsize);
             if (r < 0) {
                 e = host_fail(c, host_errno(errno), "cannot read link");
                 break;
@@ -1442,7 +1644,7 @@ static int import_tree(hostctx *c, int fd, capsa__vnode *d)
         /* Sockets, FIFOs and devices are not files to copy. */
         path_pop(c, old);
     }
-    closedir(dir);
+    levels_unwind(c, base);
     return e;
 }
 
@@ -1465,8 +1667,9 @@ int capsa__vfs_import_dir(capsa__vfs *vfs, const char *host_dir, const char *gue
     return e;
 }
 
-/* Removes the host entry name of dirfd and, for a directory, all below it,
- * without following symlinks (a symlink is removed itself). */
+/* Removes the host entry name of directory pfd and, for a directory, all below
+ * it, without following symlinks (a symlink is removed itself). The path in
+ * progress ends with name. */
 static int remove_host_tree(hostctx *c, int pfd, const char *name)
 {
     int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -1477,25 +1680,39 @@ static int remove_host_tree(hostctx *c, int pfd, const char *name)
             return host_fail(c, host_errno(errno), "cannot remove");
         return 0;
     }
-    DIR *dir = fdopendir(fd);
-    if (!dir) {
-        close(fd);
-        return host_fail(c, host_errno(errno), "cannot read directory");
-    }
-    int e = 0;
-    struct dirent *de;
-    while (!e && (de = readdir(dir))) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+    size_t base = c->depth;
+    int e = level_push(c, fd, NULL, c->plen);
+    while (!e && c->depth > base) {
+        hlevel *l = &c->lv[c->depth - 1];
+        const char *child;
+        if ((e = level_next(c, l, &child)))
+            break;
+        if (!child) {
+            /* Empty now: remove it from its parent. */
+            int inner = c->depth - 1 > base;
+            int parent = inner ? c->lv[c->depth - 2].fd : pfd;
+            if (unlinkat(parent, inner ? c->path + l->plen + 1 : name, AT_REMOVEDIR) != 0)
+                e = host_fail(c, host_errno(errno), "cannot remove");
+            level_pop(c);
             continue;
-        size_t old = path_push(c, de->d_name, strlen(de->d_name));
-        if (old == (size_t)-1)
-            return closedir(dir), host_fail(c, CAPSA__WASI_ENAMETOOLONG, "path too long below");
-        e = remove_host_tree(c, dirfd(dir), de->d_name);
+        }
+        size_t old = path_push(c, child, strlen(child));
+        if (old == (size_t)-1) {
+            e = host_fail(c, CAPSA__WASI_ENAMETOOLONG, "path too long below");
+            break;
+        }
+        int cfd = openat(l->fd, child, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (cfd >= 0) {
+            e = level_push(c, cfd, NULL, old);
+            continue;
+        }
+        if (errno != ENOTDIR && errno != ELOOP)
+            e = host_fail(c, host_errno(errno), "cannot open");
+        else if (unlinkat(l->fd, child, 0) != 0)
+            e = host_fail(c, host_errno(errno), "cannot remove");
         path_pop(c, old);
     }
-    closedir(dir);
-    if (!e && unlinkat(pfd, name, AT_REMOVEDIR) != 0)
-        e = host_fail(c, host_errno(errno), "cannot remove");
+    levels_unwind(c, base);
     return e;
 }
 
@@ -1541,13 +1758,48 @@ static int export_file(hostctx *c, int pfd, const char *name, const capsa__vnode
     return 0;
 }
 
-/* Writes directory d into the host directory open as fd (which this takes
- * over). Every host name is opened relative to its directory with O_NOFOLLOW. */
-static int export_tree(hostctx *c, int fd, const capsa__vnode *d)
+/* Removes the host entries of level l's directory that its VFS directory does
+ * not have as a file or directory: with mirror set, the host is made a copy. */
+static int mirror_dir(hostctx *c, hlevel *l)
 {
-    int e = 0;
-    for (size_t i = 0; i < d->u.dir.n && !e; i++) {
-        const dent *de = &d->u.dir.ents[i];
+    const capsa__vnode *d = l->node;
+    const char *name;
+    int e;
+    while (!(e = level_next(c, l, &name)) && name) {
+        int found;
+        size_t idx = dir_find(d, name, strlen(name), &found);
+        if (found && d->u.dir.ents[idx].node->type != CAPSA__VFS_SYMLINK &&
+            d->u.dir.ents[idx].node->type != CAPSA__VFS_CHARDEV)
+            continue;
+        size_t old = path_push(c, name, strlen(name));
+        if (old == (size_t)-1)
+            return host_fail(c, CAPSA__WASI_ENAMETOOLONG, "path too long below");
+        e = remove_host_tree(c, l->fd, name);
+        path_pop(c, old);
+        if (e)
+            return e;
+    }
+    return e;
+}
+
+/* Writes directory top into the host directory open as fd (which this takes
+ * over), depth first. Every host name is opened relative to its directory with
+ * O_NOFOLLOW. */
+static int export_tree(hostctx *c, int fd, capsa__vnode *top)
+{
+    size_t base = c->depth;
+    int e = level_push(c, fd, top, c->plen);
+    tw w;
+    const dent *de;
+    tw_start(&w, top);
+    for (int ev; !e && (ev = tw_step(&w, &de)) != TW_END;) {
+        hlevel *l = &c->lv[c->depth - 1];
+        if (ev == TW_LEAVE) {
+            if (c->mirror)
+                e = mirror_dir(c, l);
+            level_pop(c);
+            continue;
+        }
         const capsa__vnode *n = de->node;
         if (n->type == CAPSA__VFS_SYMLINK || n->type == CAPSA__VFS_CHARDEV)
             continue; /* the null device is no file to make on the host */
@@ -1557,62 +1809,36 @@ static int export_tree(hostctx *c, int fd, const capsa__vnode *d)
             break;
         }
         struct stat st;
-        int have = fstatat(fd, de->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        int have = fstatat(l->fd, de->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
         if (!have && errno != ENOENT) {
             e = host_fail(c, host_errno(errno), "cannot stat");
         } else if (have && S_ISLNK(st.st_mode)) {
             e = host_fail(c, CAPSA__WASI_ELOOP, "refusing to write through the host symlink");
         } else if (n->type == CAPSA__VFS_FILE) {
-            e = export_file(c, fd, de->name, n, have, &st);
+            e = export_file(c, l->fd, de->name, n, have, &st);
         } else {
             if (have && !S_ISDIR(st.st_mode)) {
                 if (!c->mirror)
                     e = host_fail(c, CAPSA__WASI_ENOTDIR, "not a directory on the host:");
-                else if (unlinkat(fd, de->name, 0) != 0)
+                else if (unlinkat(l->fd, de->name, 0) != 0)
                     e = host_fail(c, host_errno(errno), "cannot remove");
                 have = 0;
             }
-            if (!e && !have && mkdirat(fd, de->name, 0777) != 0)
+            if (!e && !have && mkdirat(l->fd, de->name, 0777) != 0)
                 e = host_fail(c, host_errno(errno), "cannot make directory");
             if (!e) {
-                int cfd = openat(fd, de->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                int cfd = openat(l->fd, de->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (cfd < 0)
                     e = host_fail(c, host_errno(errno), "cannot open");
-                else
-                    e = export_tree(c, cfd, n);
+                else if (!(e = level_push(c, cfd, de->node, old))) {
+                    tw_descend(&w, de->node);
+                    continue; /* its name stays until it is left */
+                }
             }
         }
         path_pop(c, old);
     }
-    if (!e && c->mirror) {
-        int dfd = dup(fd);
-        DIR *dir = dfd < 0 ? NULL : fdopendir(dfd);
-        if (!dir) {
-            if (dfd >= 0)
-                close(dfd);
-            e = host_fail(c, host_errno(errno), "cannot read directory");
-        }
-        struct dirent *hd;
-        while (!e && (hd = readdir(dir))) {
-            if (strcmp(hd->d_name, ".") == 0 || strcmp(hd->d_name, "..") == 0)
-                continue;
-            int found;
-            size_t idx = dir_find(d, hd->d_name, strlen(hd->d_name), &found);
-            if (found && d->u.dir.ents[idx].node->type != CAPSA__VFS_SYMLINK &&
-                d->u.dir.ents[idx].node->type != CAPSA__VFS_CHARDEV)
-                continue;
-            size_t old = path_push(c, hd->d_name, strlen(hd->d_name));
-            if (old == (size_t)-1) {
-                e = host_fail(c, CAPSA__WASI_ENAMETOOLONG, "path too long below");
-                break;
-            }
-            e = remove_host_tree(c, fd, hd->d_name);
-            path_pop(c, old);
-        }
-        if (dir)
-            closedir(dir);
-    }
-    close(fd);
+    levels_unwind(c, base);
     return e;
 }
 
@@ -1795,11 +2021,18 @@ static int tar_entry(tarw *t, char type, const capsa__vnode *n, const char *link
     return 0;
 }
 
-/* Appends every entry below directory d, in name order, depth first. */
-static int tar_tree(tarw *t, const capsa__vnode *d)
+/* Appends every entry below directory top, in name order, depth first. */
+static int tar_tree(tarw *t, capsa__vnode *top)
 {
-    for (size_t i = 0; i < d->u.dir.n; i++) {
-        const dent *de = &d->u.dir.ents[i];
+    tw w;
+    const dent *de;
+    tw_start(&w, top);
+    for (int ev; (ev = tw_step(&w, &de)) != TW_END;) {
+        if (ev == TW_LEAVE) {
+            if (de) /* back from a directory: drop its name and its '/' */
+                t->plen -= de->len + (t->plen > de->len ? 1 : 0);
+            continue;
+        }
         const capsa__vnode *n = de->node;
         if (n->type == CAPSA__VFS_CHARDEV)
             continue; /* the null device: part of every sandbox, nothing to carry */
@@ -1815,8 +2048,10 @@ static int tar_tree(tarw *t, const capsa__vnode *d)
             t->path[t->plen++] = '/';
             e = tar_entry(t, '5', n, "", 0);
             t->plen--;
-            if (!e)
-                e = tar_tree(t, n);
+            if (!e) {
+                tw_descend(&w, de->node);
+                continue; /* its name stays until TW_LEAVE */
+            }
         } else if (n->type == CAPSA__VFS_FILE) {
             e = tar_entry(t, '0', n, "", 0);
         } else {
@@ -2168,6 +2403,29 @@ static int tar_below_link(const capsa__buf *links, const char *name, size_t n)
     return 0;
 }
 
+/* The depth that the directory at absolute path[0..len) has, or would have once
+ * mkdirs made it (as the host): its deepest existing prefix's, plus one per
+ * component still missing. */
+static size_t depth_to_be(capsa__vfs *vfs, const char *path, size_t len)
+{
+    size_t missing = 0;
+    for (size_t i = len; i > 0;) {
+        capsa__vfs_where w;
+        if (capsa__vfs_walk(vfs, vfs->root, path, i, CAPSA__VFS_FOLLOW, CAPSA__VFS_HOST, &w) == 0 &&
+            w.node && w.node->type == CAPSA__VFS_DIR)
+            return depth_of(w.node) + missing;
+        while (i > 0 && path[i - 1] == '/')
+            i--;
+        size_t j = i;
+        while (j > 0 && path[j - 1] != '/')
+            j--;
+        if (i > j && !(i - j == 1 && path[j] == '.') && !(i - j == 2 && path[j] == '.' && path[j + 1] == '.'))
+            missing++;
+        i = j;
+    }
+    return missing;
+}
+
 int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *data, size_t len,
                           char *msg, size_t msgsize)
 {
@@ -2195,6 +2453,7 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
     } else if (e) {
         e = set_msg(msg, msgsize, e, "tar: cannot resolve %s", guest_path);
     }
+    size_t base_depth = base ? depth_of(base) : depth_to_be(vfs, guest_path, strlen(guest_path));
     /* Pass 1: validate the whole stream and every name before writing anything. */
     uint64_t add_bytes = 0, add_entries = 0;
     tar_ent te;
@@ -2230,6 +2489,16 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
         if (te.size > vfs->q.max_file) {
             e = set_msg(msg, msgsize, CAPSA__WASI_EDQUOT, "tar: larger than the file quota: %s",
                         r->norm);
+            break;
+        }
+        size_t levels = n ? 1 : 0; /* the directories this entry needs below the target */
+        for (size_t i = 0; i < n; i++)
+            levels += r->norm[i] == '/';
+        if (te.type != '5' && levels)
+            levels--;
+        if (base_depth + levels > CAPSA__VFS_DEPTH_MAX) {
+            e = set_msg(msg, msgsize, CAPSA__WASI_ENAMETOOLONG,
+                        "tar: nested more than %d levels deep: %s", CAPSA__VFS_DEPTH_MAX, r->norm);
             break;
         }
         /* Against the tree as it is: the parent must resolve inside the target,

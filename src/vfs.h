@@ -54,6 +54,11 @@ enum {
 #define CAPSA__VFS_PATH_MAX 4096
 #define CAPSA__VFS_NAME_MAX 255
 #define CAPSA__VFS_SYMLOOP_MAX 40
+/* How many levels below the root a directory may be (/workspace is level 1):
+ * making or moving a directory deeper is ENAMETOOLONG, for the host too. Every
+ * walk of a tree is iterative, and one that holds a host directory open per
+ * level (import, export) needs at most this many descriptors. */
+#define CAPSA__VFS_DEPTH_MAX CAPSA_FS_MAX_DEPTH
 
 typedef struct capsa__vfs capsa__vfs;
 /* An inode: a directory, a file, a symlink or the null device. Reference-counted:
@@ -212,13 +217,22 @@ int capsa__vfs_open(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
                     unsigned lookup_flags, unsigned oflags, unsigned access, int who,
                     capsa__vnode **out);
 
+/* Makes a directory (ENAMETOOLONG when it would be more than CAPSA__VFS_DEPTH_MAX
+ * levels below the root). */
 int capsa__vfs_mkdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who);
 /* Removes an empty directory (ENOTEMPTY otherwise; EBUSY for a mount root). */
 int capsa__vfs_rmdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who);
 /* Removes a file or symlink (EISDIR for a directory; EBUSY for the null device). */
 int capsa__vfs_unlink(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who);
+/* Removes what path names: a file or symlink as unlink, an empty directory as
+ * rmdir, and with recursive set a directory and everything below it. Checks the
+ * whole tree first, so that a refusal (EBUSY for a mount root or the null device
+ * below) removes nothing. Iterative, whatever the depth. */
+int capsa__vfs_remove(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len,
+                      int recursive, int who);
 /* Renames within the filesystem (EXDEV across mounts; POSIX rules on replacing;
- * EBUSY for a mount root or the null device, as source or as what it replaces). */
+ * EBUSY for a mount root or the null device, as source or as what it replaces;
+ * ENAMETOOLONG when a directory's subtree would nest below CAPSA__VFS_DEPTH_MAX). */
 int capsa__vfs_rename(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size_t l1,
                       capsa__vnode *base2, const char *p2, size_t l2, int who);
 /* A hard link to a file (EPERM for a directory or the null device; EXDEV across

@@ -2,9 +2,11 @@
  * removing as the host; quotas; host directory mounts, read-only and written back;
  * copying out without following host symlinks; tar streams in and out, malicious
  * ones included; files kept across runs, resets and stopped runs; the guest's view
- * of what the host put there; /dev/null as the host and the guest see it. */
+ * of what the host put there; /dev/null as the host and the guest see it; trees
+ * as deep as the guest may make them, walked on a small stack. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -483,6 +485,131 @@ TEST(dev_null)
     capsa_sandbox_free(sb);
 }
 
+/* The deepest a directory may be: /workspace is level 1. */
+#define DEPTH_MAX CAPSA_FS_MAX_DEPTH
+
+/* Runs fn(arg) on a thread with a 64 KiB stack: a host walk that recursed once per
+ * level of a deep tree, with a path buffer per level, would overflow it. */
+static int on_small_stack(void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, 64 << 10);
+    pthread_t t;
+    int e = pthread_create(&t, &at, fn, arg);
+    pthread_attr_destroy(&at);
+    return e ? e : pthread_join(t, NULL);
+}
+
+typedef struct deep_job {
+    capsa_sandbox *sb, *other;
+    const char *host;
+    int rc_tar, rc_copy, rc_mount, rc_import, rc_remove;
+    size_t tar_len;
+} deep_job;
+
+/* Every host walk of the deep tree, then freeing the sandboxes. */
+static void *deep_walks(void *arg)
+{
+    deep_job *j = arg;
+    char *tar = NULL;
+    j->rc_tar = capsa_fs_export_tar(j->sb, "/workspace", &tar, &j->tar_len);
+    j->rc_copy = capsa_fs_copy_out(j->sb, "/workspace", j->host);
+    char from[600];
+    snprintf(from, sizeof(from), "%s/deep", j->host);
+    j->rc_mount = capsa_fs_mount(j->other, from, "/workspace/again", CAPSA_MOUNT_RO);
+    j->rc_import = capsa_fs_import_tar(j->other, "/tmp", tar, j->tar_len);
+    capsa_free(tar);
+    j->rc_remove = capsa_fs_remove(j->sb, "/workspace/deep", 1);
+    capsa_sandbox_free(j->sb);
+    capsa_sandbox_free(j->other);
+    return NULL;
+}
+
+static void *run_on_small_stack(void *arg)
+{
+    deep_job *j = arg;
+    j->rc_remove = capsa_run(j->sb, "return 1", 8, NULL, NULL);
+    return NULL;
+}
+
+TEST(deep_trees)
+{
+    capsa_sandbox *sb = sandbox_with(0, 0, 0);
+    /* The guest nests directories as deep as it can: the depth limit stops it
+       well before the path length limit would. */
+    char want[64];
+    snprintf(want, sizeof(want), "[\"ENAMETOOLONG\",%d]", DEPTH_MAX - 2);
+    CHECK_STR(run_value(sb, "let p = '/workspace/deep', n = 0, code = 'none';"
+                            "fs.mkdirSync(p);"
+                            "try { for (;;) { fs.mkdirSync(p + '/d'); p += '/d'; n++; } }"
+                            "catch (e) { code = e.code; }"
+                            "fs.writeFileSync(p + '/leaf.txt', 'leaf');"
+                            "return [code, n];"),
+              want, "the guest's directories stop at the depth limit");
+    char deepest[DEPTH_MAX * 2 + 64] = "/workspace/deep";
+    for (int i = 2; i < DEPTH_MAX; i++)
+        strcat(deepest, "/d");
+    char path[sizeof(deepest) + 32];
+    snprintf(path, sizeof(path), "%s/leaf.txt", deepest);
+    CHECK_STR(read_text(sb, path), "leaf", "a file in the deepest directory");
+    snprintf(path, sizeof(path), "%s/d", deepest);
+    CHECK_INT(capsa_fs_mkdir(sb, path), CAPSA_EINVAL, "the host cannot nest deeper either");
+    CHECK_CONTAINS(capsa_errmsg(sb), "deep", "the message says why");
+    snprintf(path, sizeof(path), "%s/d/x.txt", deepest);
+    CHECK_INT(capsa_fs_write(sb, path, "x", 1), CAPSA_EINVAL, "nor write below the limit");
+    /* Renames cannot stack trees deeper than the limit. */
+    snprintf(want, sizeof(want), "[\"ENAMETOOLONG\",\"ok\"]");
+    CHECK_STR(run_value(sb, "const r = [];"
+                            "fs.mkdirSync('/workspace/t/a/b', { recursive: true });"
+                            "const at = '/workspace/deep' + '/d'.repeat(253);"
+                            "try { fs.renameSync('/workspace/t', at + '/t'); r.push('ok'); }"
+                            "catch (e) { r.push(e.code); }"
+                            "try { fs.renameSync('/workspace/t/a/b', at + '/b'); r.push('ok'); }"
+                            "catch (e) { r.push(e.code); }"
+                            "return r;"),
+              want, "a rename too deep is refused, one that fits is done");
+
+    /* Every host walk on a 64 KiB stack. */
+    char host[512];
+    snprintf(host, sizeof(host), "%s/deep-copy", tmp_root);
+    deep_job j = { sb, sandbox_with(0, 0, 0), host, -1, -1, -1, -1, -1, 0 };
+    CHECK_INT(on_small_stack(deep_walks, &j), 0, "a thread with a small stack");
+    CHECK_INT(j.rc_tar, CAPSA_OK, "export_tar of the deep tree");
+    CHECK(j.tar_len > (size_t)DEPTH_MAX * 512, "a header per level");
+    CHECK_INT(j.rc_copy, CAPSA_OK, "copy_out of the deep tree");
+    char host_leaf[sizeof(deepest) + 600];
+    snprintf(host_leaf, sizeof(host_leaf), "%s%s/leaf.txt", host, deepest + strlen("/workspace"));
+    CHECK_STR(host_text(host_leaf), "leaf", "the deepest file on the host");
+    CHECK_INT(j.rc_mount, CAPSA_OK, "a mount of the deep host tree");
+    CHECK_INT(j.rc_import, CAPSA_OK, "import_tar of the deep tree");
+    CHECK_INT(j.rc_remove, CAPSA_OK, "recursive remove of the deep tree");
+
+    /* Write-back of a read-write mount, on a small stack too. */
+    char rw[512];
+    snprintf(rw, sizeof(rw), "%s/deep-rw", tmp_root);
+    mkdir(rw, 0755);
+    sb = sandbox_with(0, 0, 0);
+    CHECK_INT(capsa_fs_mount(sb, rw, "/workspace/m", CAPSA_MOUNT_RW), CAPSA_OK, "a read-write mount");
+    snprintf(want, sizeof(want), "%d", DEPTH_MAX - 2);
+    CHECK_STR(run_value(sb, "let p = '/workspace/m', n = 0;"
+                            "try { for (;;) { fs.mkdirSync(p + '/d'); p += '/d'; n++; } } catch (e) {}"
+                            "fs.writeFileSync(p + '/leaf.txt', 'rw leaf');"
+                            "return n;"),
+              want, "the guest nests directories in the mount");
+    char rw_leaf[sizeof(deepest) + 600];
+    snprintf(rw_leaf, sizeof(rw_leaf), "%s%s/leaf.txt", rw, deepest + strlen("/workspace/deep"));
+    CHECK_STR(host_text(rw_leaf), "rw leaf", "written back to the host");
+    CHECK_STR(run_value(sb, "fs.rmSync('/workspace/m/d', { recursive: true }); return 0"), "0",
+              "the guest removes the deep tree");
+    j.sb = sb;
+    CHECK_INT(on_small_stack(run_on_small_stack, &j), 0, "a run on a small stack");
+    CHECK_INT(j.rc_remove, CAPSA_OK, "its write-back");
+    snprintf(path, sizeof(path), "%s/d", rw);
+    CHECK(access(path, F_OK) != 0, "the deep host tree was removed on the host");
+    capsa_sandbox_free(sb);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmp_root)) {
@@ -500,6 +627,7 @@ int main(void)
     RUN(tar_streams);
     RUN(files_outlive_runs_and_resets);
     RUN(dev_null);
+    RUN(deep_trees);
     capsa_engine_free(engine);
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);

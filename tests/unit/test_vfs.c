@@ -754,6 +754,71 @@ TEST(allocation_failure_everywhere)
     printf("allocation failure: %ld allocation points checked\n", n - 1);
 }
 
+/* ---- depth --------------------------------------------------------------------------- */
+
+TEST(depth_limit)
+{
+    capsa__vfs *v = new_vfs(NULL);
+    capsa__vnode *root = capsa__vfs_root(v);
+    char path[CAPSA__VFS_PATH_MAX + 1] = "/workspace/t";
+    size_t len = strlen(path);
+    int made = 0, e;
+    while ((e = capsa__vfs_mkdir(v, root, path, len, H)) == 0) {
+        memcpy(path + len, "/d", 3);
+        len += 2;
+        made++;
+    }
+    CHECK_INT(e, CAPSA__WASI_ENAMETOOLONG, "nesting deeper is refused");
+    CHECK_INT(made, CAPSA__VFS_DEPTH_MAX - 1, "directories down to the limit, as the host");
+    path[len -= 2] = '\0';
+    capsa__vnode *deepest = dir_at(v, path);
+    CHECK(deepest != NULL, "the deepest directory");
+    CHECK_INT(capsa__vfs_mkdir(v, deepest, S("x"), G), CAPSA__WASI_ENAMETOOLONG,
+              "nor relative to a base at the limit (as openat from a deep fd)");
+    CHECK_INT(put(v, deepest, "f", "deepest file", G), 0, "a file at the limit is fine");
+    CHECK_INT(capsa__vfs_mkdir(v, root, S("/workspace/s"), G), 0, "another directory");
+    CHECK_INT(capsa__vfs_mkdir(v, root, S("/workspace/s/a"), G), 0, "with a subdirectory");
+    CHECK_INT(capsa__vfs_rename(v, root, S("/workspace/s"), deepest, S("s"), G),
+              CAPSA__WASI_ENAMETOOLONG, "a rename that moves a subtree below the limit");
+    CHECK_INT(type_at(v, "/workspace/s/a"), CAPSA__VFS_DIR, "left where it was");
+    char above[CAPSA__VFS_PATH_MAX + 1];
+    snprintf(above, sizeof above, "%.*s/a", (int)(len - 2), path);
+    CHECK_INT(capsa__vfs_rename(v, root, S("/workspace/s/a"), root, S(above), G), 0,
+              "a directory without subdirectories fits one level above the deepest");
+    CHECK_INT(capsa__vfs_rename(v, root, S(above), root, S("/workspace/up"), G), 0,
+              "and moves back up");
+
+    /* A tar of the tree does not fit one level further down: refused whole. */
+    capsa__buf tar = { 0 };
+    CHECK_INT(capsa__vfs_export_tar(v, "/workspace", &tar), 0, "export the deep tree");
+    char msg[256];
+    CHECK_INT(capsa__vfs_import_tar(v, "/tmp/in", tar.data, tar.len, msg, sizeof msg),
+              CAPSA__WASI_ENAMETOOLONG, "importing it one level deeper");
+    CHECK_CONTAINS(msg, "levels deep", "the message says why");
+    CHECK_INT(type_at(v, "/tmp/in"), -1, "nothing was written");
+    CHECK_INT(capsa__vfs_import_tar(v, "/tmp", tar.data, tar.len, msg, sizeof msg), 0,
+              "at the same depth it fits");
+    CHECK_INT(type_at(v, "/tmp/up"), CAPSA__VFS_DIR, "with its directories");
+    snprintf(above, sizeof above, "/tmp%s/f", path + strlen("/workspace"));
+    CHECK_INT(type_at(v, above), CAPSA__VFS_FILE, "down to the deepest file");
+    capsa__buf_free(&tar, &capsa__default_allocator);
+
+    /* Recursive removal: refused whole when a mount root is below. */
+    CHECK_INT(capsa__vfs_mount(v, "/workspace/t/d/m", CAPSA__VFS_RO), 0, "a mount inside the tree");
+    CHECK_INT(capsa__vfs_remove(v, root, S("/workspace/t"), 1, H), CAPSA__WASI_EBUSY,
+              "removing a tree with a mount root below");
+    CHECK_INT(get(v, deepest, "f", msg, sizeof msg), 0, "nothing was removed");
+    CHECK_INT(capsa__vfs_remove(v, root, S("/workspace/t/d/d"), 1, G), 0,
+              "the guest removes the deep part");
+    CHECK_INT(type_at(v, "/workspace/t/d/d"), -1, "gone");
+    CHECK_INT(type_at(v, "/workspace/t/d/m"), CAPSA__VFS_DIR, "the mount is still there");
+    CHECK_INT(capsa__vfs_remove(v, root, S("/workspace/up"), 0, G), 0, "an empty directory");
+    CHECK_INT(capsa__vfs_remove(v, root, S("/workspace/t"), 0, G), CAPSA__WASI_ENOTEMPTY,
+              "a full one without recursive");
+    CHECK_INT(capsa__vfs_remove(v, root, S("/tmp/t"), 1, G), 0, "the imported copy, as the guest");
+    capsa__vfs_free(v);
+}
+
 /* ---- host directories ---------------------------------------------------------------- */
 
 static void write_host(const char *path, const char *data)
@@ -1373,5 +1438,6 @@ int main(void)
     RUN(tar_round_trip);
     RUN(tar_malicious);
     RUN(null_device);
+    RUN(depth_limit);
     return test_summary("vfs");
 }
