@@ -491,9 +491,17 @@ CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out);
  *                overwrite, create or remove
  *   /dev/null    reads as empty, discards what is written
  * The functions below act as the host: the guest's permissions do not bind them,
- * the quotas do. Paths are absolute guest paths ("/workspace/a.txt"); ".." stops
- * at "/". On failure they return a CAPSA_E* code and capsa_errmsg(sb) says which
- * path and why; nothing is half done. */
+ * the quotas do. Except past a symlink (one the guest may have planted): a write,
+ * mkdir, remove, tar import or mount whose path goes through a symlink is done
+ * only where the guest itself may write (/workspace, /tmp, read-write mounts),
+ * else it fails with CAPSA_EINVAL and changes nothing. So a link such as
+ * /workspace/task.txt -> /log/actions.jsonl cannot make the host overwrite the
+ * audit trail, /tools or a read-only mount on the guest's behalf, while links
+ * inside the workspace work as in POSIX. A final symlink given to
+ * capsa_fs_remove is removed itself; reads follow symlinks anywhere. Paths are
+ * absolute guest paths ("/workspace/a.txt"); ".." stops at "/". On failure they
+ * return a CAPSA_E* code and capsa_errmsg(sb) says which path and why; nothing
+ * is half done. */
 
 /* How deep directories nest: at most this many levels below "/" (/workspace is
  * level 1). Making or moving a directory deeper fails, for the guest (ENAMETOOLONG)

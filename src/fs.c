@@ -56,6 +56,9 @@ static const char *describe(int err)
     case CAPSA__WASI_EXDEV: return "across mounts";
     case CAPSA__WASI_EPERM: return "operation not permitted";
     case CAPSA__WASI_EINVAL: return "invalid argument";
+    case CAPSA__VFS_ELINK:
+        return "a symlink on the path leads where the sandbox's code may not write, and the "
+               "host does not write there through it";
     default: return "filesystem error";
     }
 }

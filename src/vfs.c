@@ -559,8 +559,21 @@ capsa__vnode *capsa__vfs_root(capsa__vfs *vfs)
     return vfs->root;
 }
 
+/* The decision for an operation on n, which walk w reached: capsa__vfs_allow,
+ * except that a host past a symlink is bound as the guest is. A link the guest
+ * planted must not lead the host's writes where the guest may not write itself
+ * (the audit trail, /tools, a read-only mount): refused with CAPSA__VFS_ELINK. */
+static int allow_at(const capsa__vfs *vfs, const capsa__vfs_where *w, const capsa__vnode *n,
+                    capsa__vfs_op op, int who)
+{
+    if (who == CAPSA__VFS_GUEST || !w->via_link)
+        return capsa__vfs_allow(vfs, n, op, who);
+    return capsa__vfs_allow(vfs, n, op, CAPSA__VFS_GUEST) ? CAPSA__VFS_ELINK : 0;
+}
+
 /* Creates every missing directory of path[0..len) from base (as mkdir -p), then
- * resolves it, following symlinks: on 0, *out is the directory. */
+ * resolves it, following symlinks: on 0, *out is the directory, one that the
+ * caller may fill (for the host through a symlink: one the guest may change). */
 static int mkdirs(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who,
                   capsa__vnode **out)
 {
@@ -579,6 +592,10 @@ static int mkdirs(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t 
         return CAPSA__WASI_ENOENT;
     if (w.node->type != CAPSA__VFS_DIR)
         return CAPSA__WASI_ENOTDIR;
+    /* Every caller fills the directory: through a link, only where the guest
+       may change it. */
+    if ((e = allow_at(vfs, &w, w.node, CAPSA__VFS_CHANGE, who)))
+        return e;
     *out = w.node;
     return 0;
 }
@@ -714,6 +731,7 @@ int capsa__vfs_walk(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
     w->name[0] = '\0';
     w->node = NULL;
     w->trailing_slash = 0;
+    w->via_link = 0;
     int e = check_path(path, len);
     if (e)
         return e;
@@ -787,8 +805,10 @@ int capsa__vfs_walk(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
         int found;
         size_t idx = dir_find(cur, c, cl, &found);
         if (!found) {
-            if (!final)
+            if (!final) {
+                w->dir = cur; /* the deepest directory that exists */
                 return CAPSA__WASI_ENOENT;
+            }
             w->dir = cur;
             memcpy(w->name, c, cl);
             w->name[cl] = '\0';
@@ -799,6 +819,7 @@ int capsa__vfs_walk(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
         if (n->type == CAPSA__VFS_SYMLINK && (!final || (flags & CAPSA__VFS_FOLLOW))) {
             if (++follows > CAPSA__VFS_SYMLOOP_MAX)
                 return CAPSA__WASI_ELOOP;
+            w->via_link = 1;
             if (n->u.link.target[0] == '/') {
                 if (confined && base != vfs->root)
                     return CAPSA__WASI_ENOTCAPABLE;
@@ -850,7 +871,7 @@ int capsa__vfs_open(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
             return CAPSA__WASI_EISDIR; /* as Linux: a new regular file cannot end in '/' */
         if (oflags & CAPSA__VFS_O_DIRECTORY)
             return CAPSA__WASI_EINVAL;
-        if ((e = capsa__vfs_allow(vfs, w.dir, CAPSA__VFS_CHANGE, who)))
+        if ((e = allow_at(vfs, &w, w.dir, CAPSA__VFS_CHANGE, who)))
             return e;
         if ((e = make_node(vfs, w.dir, w.name, strlen(w.name), CAPSA__VFS_FILE, NULL, 0, &n)))
             return e;
@@ -871,10 +892,10 @@ int capsa__vfs_open(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
         return CAPSA__WASI_EISDIR;
     static const capsa__vfs_op ops[] = { CAPSA__VFS_READ, CAPSA__VFS_WRITE, CAPSA__VFS_APPEND_OP };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if ((access & (1u << ops[i])) && (e = capsa__vfs_allow(vfs, n, ops[i], who)))
+        if ((access & (1u << ops[i])) && (e = allow_at(vfs, &w, n, ops[i], who)))
             return e;
     if (oflags & CAPSA__VFS_O_TRUNC) {
-        if ((e = capsa__vfs_allow(vfs, n, CAPSA__VFS_WRITE, who)))
+        if ((e = allow_at(vfs, &w, n, CAPSA__VFS_WRITE, who)))
             return e;
         if (n->type == CAPSA__VFS_FILE) { /* the null device has nothing to cut */
             vfs->bytes -= n->u.file.size;
@@ -897,7 +918,7 @@ int capsa__vfs_mkdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size
         return e;
     if (w.node || !w.dir)
         return CAPSA__WASI_EEXIST;
-    if ((e = capsa__vfs_allow(vfs, w.dir, CAPSA__VFS_CHANGE, who)))
+    if ((e = allow_at(vfs, &w, w.dir, CAPSA__VFS_CHANGE, who)))
         return e;
     capsa__vnode *n;
     return make_node(vfs, w.dir, w.name, strlen(w.name), CAPSA__VFS_DIR, NULL, 0, &n);
@@ -967,12 +988,12 @@ static int remove_dir(capsa__vfs *vfs, capsa__vnode *base, const char *path, siz
         return no_parent_error(&w, 1);
     if (n->is_mount)
         return CAPSA__WASI_EBUSY;
-    if ((e = capsa__vfs_allow(vfs, w.dir, CAPSA__VFS_CHANGE, who)))
+    if ((e = allow_at(vfs, &w, w.dir, CAPSA__VFS_CHANGE, who)))
         return e;
     if (n->u.dir.n) {
         if (!recursive)
             return CAPSA__WASI_ENOTEMPTY;
-        if ((e = capsa__vfs_allow(vfs, n, CAPSA__VFS_CHANGE, who)))
+        if ((e = allow_at(vfs, &w, n, CAPSA__VFS_CHANGE, who)))
             return e;
         /* Refuse before removing anything when something below is what nothing
            may remove: a mount root (for the guest also the only directory below
@@ -1010,7 +1031,7 @@ int capsa__vfs_unlink(capsa__vfs *vfs, capsa__vnode *base, const char *path, siz
         return CAPSA__WASI_ENOENT;
     if (n->type == CAPSA__VFS_DIR)
         return CAPSA__WASI_EISDIR;
-    if ((e = capsa__vfs_allow(vfs, w.dir, CAPSA__VFS_CHANGE, who)))
+    if ((e = allow_at(vfs, &w, w.dir, CAPSA__VFS_CHANGE, who)))
         return e;
     if (pinned(n))
         return CAPSA__WASI_EBUSY; /* the null device: not even the host removes it */
@@ -1044,8 +1065,8 @@ int capsa__vfs_rename(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size
         return CAPSA__WASI_ENOENT;
     if (!s.dir || !d.dir || n->is_mount || (old && old->is_mount))
         return CAPSA__WASI_EBUSY;
-    if ((e = capsa__vfs_allow(vfs, s.dir, CAPSA__VFS_CHANGE, who)) ||
-        (e = capsa__vfs_allow(vfs, d.dir, CAPSA__VFS_CHANGE, who)))
+    if ((e = allow_at(vfs, &s, s.dir, CAPSA__VFS_CHANGE, who)) ||
+        (e = allow_at(vfs, &d, d.dir, CAPSA__VFS_CHANGE, who)))
         return e;
     if (pinned(n) || (old && pinned(old)))
         return CAPSA__WASI_EBUSY; /* the null device, moved or replaced */
@@ -1129,7 +1150,7 @@ int capsa__vfs_link(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size_t
         return CAPSA__WASI_EEXIST;
     if (d.trailing_slash)
         return CAPSA__WASI_ENOENT;
-    if ((e = capsa__vfs_allow(vfs, d.dir, CAPSA__VFS_CHANGE, who)))
+    if ((e = allow_at(vfs, &d, d.dir, CAPSA__VFS_CHANGE, who)))
         return e;
     if (n->mnt != d.dir->mnt)
         return CAPSA__WASI_EXDEV;
@@ -1161,7 +1182,7 @@ int capsa__vfs_symlink(capsa__vfs *vfs, const char *target, size_t tlen, capsa__
         return CAPSA__WASI_EEXIST;
     if (w.trailing_slash)
         return CAPSA__WASI_ENOENT;
-    if ((e = capsa__vfs_allow(vfs, w.dir, CAPSA__VFS_CHANGE, who)))
+    if ((e = allow_at(vfs, &w, w.dir, CAPSA__VFS_CHANGE, who)))
         return e;
     capsa__vnode *n;
     return make_node(vfs, w.dir, w.name, strlen(w.name), CAPSA__VFS_SYMLINK, target, tlen, &n);
@@ -2341,10 +2362,11 @@ static const char *last_slash(const char *s, size_t n)
     return NULL;
 }
 
-/* Extracts one validated entry (normalised name r->norm[0..n)) below base. */
-static int tar_extract(capsa__vfs *vfs, tarr *r, capsa__vnode *base, const tar_ent *te, size_t n)
+/* Extracts one validated entry (normalised name r->norm[0..n)) below base, as
+ * who (WHO_CONFINED, or the guest when base was reached through a symlink). */
+static int tar_extract(capsa__vfs *vfs, tarr *r, capsa__vnode *base, const tar_ent *te, size_t n,
+                       int who)
 {
-    const int who = WHO_CONFINED;
     if (n == 0)
         return 0; /* the target directory itself */
     const char *slash = last_slash(r->norm, n);
@@ -2444,6 +2466,9 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
     capsa__vfs_where w;
     int e = capsa__vfs_walk(vfs, vfs->root, guest_path, strlen(guest_path), CAPSA__VFS_FOLLOW,
                             CAPSA__VFS_HOST, &w);
+    /* Through a symlink, the archive is written only as the guest could write it. */
+    int base_link = w.via_link;
+    int who = base_link ? CAPSA__VFS_GUEST : WHO_CONFINED;
     if (!e && w.node) {
         if (w.node->type != CAPSA__VFS_DIR)
             e = set_msg(msg, msgsize, CAPSA__WASI_ENOTDIR, "tar: not a directory: %s", guest_path);
@@ -2506,6 +2531,9 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
         capsa__vnode *existing = NULL;
         if (base && n) {
             const char *slash = last_slash(r->norm, n);
+            capsa__vnode *into = base; /* the directory the entry adds to, or the
+                                          deepest existing one its parents go in */
+            int link = base_link;
             if (slash) {
                 int we = capsa__vfs_walk(vfs, base, r->norm, (size_t)(slash - r->norm),
                                          CAPSA__VFS_FOLLOW, WHO_CONFINED, &w);
@@ -2513,6 +2541,8 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
                     e = set_msg(msg, msgsize, we, "tar: cannot place %s", r->norm);
                     break;
                 }
+                into = !we && w.node ? w.node : w.dir;
+                link |= w.via_link;
             }
             int we = capsa__vfs_walk(vfs, base, r->norm, n, 0, WHO_CONFINED, &w);
             if (!we)
@@ -2530,6 +2560,12 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
                 e = set_msg(msg, msgsize, existing->type == CAPSA__VFS_DIR ? CAPSA__WASI_EISDIR
                                                                            : CAPSA__WASI_EEXIST,
                             "tar: clashes with an existing entry: %s", r->norm);
+                break;
+            }
+            if (link && !(existing && te.type == '5') && into &&
+                capsa__vfs_allow(vfs, into, CAPSA__VFS_CHANGE, CAPSA__VFS_GUEST)) {
+                e = set_msg(msg, msgsize, CAPSA__VFS_ELINK,
+                            "tar: %s is reached through a symlink", r->norm);
                 break;
             }
         }
@@ -2554,7 +2590,7 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
         size_t n;
         if ((e = k) || (e = tar_normalize(r, &te, &n)))
             break;
-        if ((e = tar_extract(vfs, r, base, &te, n)))
+        if ((e = tar_extract(vfs, r, base, &te, n, who)))
             e = set_msg(msg, msgsize, e, "tar: cannot extract %s", r->norm);
     }
     capsa__buf_free(&links, vfs->a);

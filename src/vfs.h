@@ -49,6 +49,10 @@ enum {
     CAPSA__WASI_ENOTCAPABLE = 76,
 };
 
+/* Not a WASI errno, and never the guest's: a host operation refused because a
+ * symlink on its path leads where the guest may not write (capsa__vfs_allow). */
+#define CAPSA__VFS_ELINK 1000
+
 /* Limits on paths (bytes): a whole path, one component, and how many symlinks one
  * resolution may follow before it fails with ELOOP. */
 #define CAPSA__VFS_PATH_MAX 4096
@@ -160,7 +164,10 @@ void capsa__vfs_unref(capsa__vfs *vfs, capsa__vnode *n);
  * on node n, else EROFS (read-only mount), EPERM (append-only mount), or EACCES.
  * The null device may be read, written and have its times set whatever its
  * mount's mode. Every guest access in the VFS and the WASI host goes through
- * here. */
+ * here. The host may do anything, except past a symlink: there the operations on
+ * paths below (and the directories that imports fill) bind it as they bind the
+ * guest, refusing with CAPSA__VFS_ELINK, so that a link the guest planted never
+ * leads the host to write where the guest could not. */
 int capsa__vfs_allow(const capsa__vfs *vfs, const capsa__vnode *n, capsa__vfs_op op, int who);
 
 void capsa__vfs_stat_node(const capsa__vnode *n, capsa__vfs_stat *st);
@@ -181,6 +188,7 @@ typedef struct capsa__vfs_where {
     char name[CAPSA__VFS_NAME_MAX + 1];
     capsa__vnode *node;
     int trailing_slash; /* the path ended in '/': node must be a directory */
+    int via_link;       /* a symlink was followed on the way */
 } capsa__vfs_where;
 
 /* Resolves path[0..len) from directory `base`: the one function that turns a
@@ -191,8 +199,9 @@ typedef struct capsa__vfs_where {
  * or absolute symlink target is allowed for the guest only when base is the root
  * (it starts again at the root); the host's ".." stops at the root as in POSIX.
  * Symlinks in the middle are always followed, at most CAPSA__VFS_SYMLOOP_MAX
- * (ELOOP); a missing middle component is ENOENT, a non-directory ENOTDIR. Returns
- * 0 with *w filled, or a WASI errno. */
+ * (ELOOP); a missing middle component is ENOENT (w->dir then names the deepest
+ * directory reached, and via_link is kept), a non-directory ENOTDIR. Returns 0
+ * with *w filled, or a WASI errno. */
 int capsa__vfs_walk(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len,
                     unsigned flags, int who, capsa__vfs_where *w);
 

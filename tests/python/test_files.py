@@ -70,6 +70,25 @@ class FilesTest(unittest.TestCase):
         r = self.sb.run("try { await fs.writeFile('/log/x', 'y') } catch (e) { return e.code }")
         self.assertEqual(r.value, "EPERM")
 
+    def test_host_writes_are_not_led_by_the_scripts_symlinks(self) -> None:
+        self.fs.write("/log/actions.jsonl", "trail\n")
+        self.sb.run("fs.symlinkSync('/log/actions.jsonl', '/workspace/task.txt');"
+                    "fs.symlinkSync('/tools', '/workspace/tl');"
+                    "fs.symlinkSync('/tmp/mine.txt', '/workspace/mine.txt')")
+        with self.assertRaises(capsa.InvalidArgument) as cm:
+            self.fs.write("/workspace/task.txt", "the next task")
+        self.assertIn("symlink", str(cm.exception))
+        with self.assertRaises(capsa.InvalidArgument):
+            self.fs.write("/workspace/tl/evil.d.ts", "declare")
+        trail = self.fs.read_text("/log/actions.jsonl")
+        self.assertTrue(trail.startswith("trail\n"))
+        self.assertNotIn("the next task", trail)
+        self.assertFalse(self.fs.exists("/tools/evil.d.ts"))
+        self.fs.write("/workspace/mine.txt", "fine")
+        self.assertEqual(self.fs.read_text("/tmp/mine.txt"), "fine")
+        self.fs.remove("/workspace/task.txt")
+        self.assertEqual(self.fs.read_text("/log/actions.jsonl"), trail)
+
     def test_tar_round_trip_and_bad_archives(self) -> None:
         self.fs.write("/workspace/a/b.txt", "inside")
         data = self.fs.export_tar("/workspace")

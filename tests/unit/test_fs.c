@@ -3,7 +3,8 @@
  * copying out without following host symlinks; tar streams in and out, malicious
  * ones included; files kept across runs, resets and stopped runs; the guest's view
  * of what the host put there; /dev/null as the host and the guest see it; trees
- * as deep as the guest may make them, walked on a small stack. */
+ * as deep as the guest may make them, walked on a small stack; host writes never
+ * led by the guest's symlinks where the guest may not write. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -397,6 +398,94 @@ TEST(tar_streams)
     capsa_sandbox_free(b);
 }
 
+/* A tar stream of one file, name and contents given, in buf; returns its length. */
+static size_t one_file_tar(unsigned char *buf, const char *name, const char *data)
+{
+    size_t n = tar_entry(buf, name, '0', data, NULL, 0);
+    memset(buf + n, 0, 1024);
+    return n + 1024;
+}
+
+TEST(host_writes_and_guest_symlinks)
+{
+    char host[512], path[700];
+    snprintf(host, sizeof(host), "%s/ro-src", tmp_root);
+    mkdir(host, 0755);
+    snprintf(path, sizeof(path), "%s/a.txt", host);
+    write_host(path, "read-only data");
+    capsa_sandbox *sb = sandbox_with(0, 0, 0);
+    CHECK_INT(capsa_fs_mount(sb, host, "/data", CAPSA_MOUNT_RO), CAPSA_OK, "a read-only mount");
+    CHECK_INT(capsa_fs_write(sb, "/log/actions.jsonl", "trail\n", 6), CAPSA_OK, "an audit trail");
+    CHECK_INT(capsa_fs_write(sb, "/tools/x.d.ts", "declare", 7), CAPSA_OK, "a declaration");
+    CHECK_STR(run_value(sb, "const links = { 'task.txt': '/log/actions.jsonl', logdir: '/log',"
+                            " tl: '/tools', decl: '/tools/x.d.ts', a: '/data/a.txt', d: '/data',"
+                            " rel: '../tools', 'fine.txt': '/tmp/ok.txt', tmpdir: '/tmp' };"
+                            "for (const [k, v] of Object.entries(links)) fs.symlinkSync(v, '/workspace/' + k);"
+                            "return fs.readdirSync('/workspace').length"),
+              "9", "the guest plants symlinks");
+
+    /* Through a link to where the guest may not write: refused, nothing changed. */
+    static const char *refused[] = { "/workspace/task.txt", "/workspace/decl", "/workspace/a",
+                                     "/workspace/tl/new.d.ts", "/workspace/rel/new.d.ts",
+                                     "/workspace/logdir/new.jsonl", "/workspace/d/new.txt",
+                                     "/workspace/tl/sub/new.txt" };
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        CHECK_INT(capsa_fs_write(sb, refused[i], "overwritten", 11), CAPSA_EINVAL, refused[i]);
+        CHECK_CONTAINS(capsa_errmsg(sb), "symlink", "the message says why");
+    }
+    CHECK_STR(read_text(sb, "/log/actions.jsonl"), "trail\n", "the audit trail is intact");
+    CHECK_STR(read_text(sb, "/tools/x.d.ts"), "declare", "the declaration is intact");
+    CHECK_STR(read_text(sb, "/data/a.txt"), "read-only data", "the read-only mount is intact");
+    capsa_file_info info = { sizeof(info), 0, 0, 0, 0 };
+    CHECK_INT(capsa_fs_stat(sb, "/tools/new.d.ts", &info), CAPSA_ENOENT, "nothing made in /tools");
+    CHECK_INT(capsa_fs_stat(sb, "/tools/sub", &info), CAPSA_ENOENT, "no directory either");
+    CHECK_INT(capsa_fs_stat(sb, "/log/new.jsonl", &info), CAPSA_ENOENT, "nothing made in /log");
+    CHECK_INT(capsa_fs_mkdir(sb, "/workspace/tl/sub"), CAPSA_EINVAL, "mkdir through the link");
+    CHECK_INT(capsa_fs_remove(sb, "/workspace/tl/x.d.ts", 0), CAPSA_EINVAL, "remove through it");
+    CHECK_INT(capsa_fs_remove(sb, "/workspace/logdir/actions.jsonl", 0), CAPSA_EINVAL,
+              "remove of the trail through a link to /log");
+    CHECK_INT(capsa_fs_remove(sb, "/workspace/d", 1), CAPSA_OK,
+              "a final symlink is removed itself, not followed");
+    CHECK_STR(read_text(sb, "/data/a.txt"), "read-only data", "its target is intact");
+    static unsigned char tar[4096];
+    size_t tn = one_file_tar(tar, "evil.d.ts", "evil");
+    CHECK_INT(capsa_fs_import_tar(sb, "/workspace/tl", tar, tn), CAPSA_EINVAL,
+              "a tar import into a link to /tools");
+    tn = one_file_tar(tar, "tl/evil.d.ts", "evil");
+    CHECK_INT(capsa_fs_import_tar(sb, "/workspace", tar, tn), CAPSA_EINVAL,
+              "a tar entry through a link inside the target");
+    tn = one_file_tar(tar, "tl/deeper/evil.d.ts", "evil");
+    CHECK_INT(capsa_fs_import_tar(sb, "/workspace", tar, tn), CAPSA_EINVAL,
+              "a tar entry whose new parents would be made through the link");
+    CHECK_INT(capsa_fs_stat(sb, "/tools/evil.d.ts", &info), CAPSA_ENOENT, "nothing of them in /tools");
+    CHECK_INT(capsa_fs_stat(sb, "/tools/deeper", &info), CAPSA_ENOENT, "not even a directory");
+    CHECK_INT(capsa_fs_mount(sb, host, "/workspace/tl", CAPSA_MOUNT_RW), CAPSA_EINVAL,
+              "a mount through a link to /tools");
+    CHECK_INT(capsa_fs_mount(sb, host, "/workspace/logdir", CAPSA_MOUNT_RW), CAPSA_EINVAL,
+              "a mount through a link to /log");
+    CHECK_INT(capsa_fs_stat(sb, "/tools/a.txt", &info), CAPSA_ENOENT, "nothing copied into /tools");
+    CHECK_STR(run_value(sb, "const r = [];"
+                            "for (const f of ['/tools/y', '/log/actions.jsonl'])"
+                            " try { fs.writeFileSync(f, 'guest'); r.push('written'); } catch (e) { r.push(e.code); }"
+                            "return r"),
+              "[\"EROFS\",\"EPERM\"]", "/tools and /log are as read-only for the guest as before");
+
+    /* Through a link to where the guest may write itself: done, as POSIX does. */
+    CHECK_INT(capsa_fs_write(sb, "/workspace/fine.txt", "fine", 4), CAPSA_OK, "a link into /tmp");
+    CHECK_STR(read_text(sb, "/tmp/ok.txt"), "fine", "written where it leads");
+    CHECK_INT(capsa_fs_write(sb, "/workspace/tmpdir/sub/x.txt", "x", 1), CAPSA_OK, "a directory link into /tmp");
+    CHECK_STR(read_text(sb, "/tmp/sub/x.txt"), "x", "with its new parent");
+    tn = one_file_tar(tar, "from-tar.txt", "tar");
+    CHECK_INT(capsa_fs_import_tar(sb, "/workspace/tmpdir", tar, tn), CAPSA_OK, "a tar through it");
+    CHECK_STR(read_text(sb, "/tmp/from-tar.txt"), "tar", "lands in /tmp");
+    /* The host's own paths are not limited. */
+    CHECK_INT(capsa_fs_write(sb, "/tools/y.d.ts", "y", 1), CAPSA_OK, "a direct write to /tools");
+    CHECK_INT(capsa_fs_write(sb, "/log/actions.jsonl", "host\n", 5), CAPSA_OK, "and to /log");
+    CHECK_INT(capsa_fs_remove(sb, "/workspace/task.txt", 0), CAPSA_OK, "the planted link is removed");
+    CHECK_STR(read_text(sb, "/log/actions.jsonl"), "host\n", "and the trail is not");
+    capsa_sandbox_free(sb);
+}
+
 TEST(files_outlive_runs_and_resets)
 {
     capsa_options o;
@@ -625,6 +714,7 @@ int main(void)
     RUN(quotas);
     RUN(mounts_and_copy_out);
     RUN(tar_streams);
+    RUN(host_writes_and_guest_symlinks);
     RUN(files_outlive_runs_and_resets);
     RUN(dev_null);
     RUN(deep_trees);

@@ -1,6 +1,7 @@
 /* The in-memory filesystem on its own: layout and modes, path resolution and
  * confinement, every operation's errors, quotas, allocation failure at every
- * allocation, host directory import/export, and tar streams (also malicious). */
+ * allocation, host directory import/export, and tar streams (also malicious);
+ * depth limits; the host never led by the guest's symlinks. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -1213,6 +1214,56 @@ TEST(tar_malicious)
 
 /* ---- the null device ---------------------------------------------------------------- */
 
+/* ---- the host past the guest's symlinks ---------------------------------------------- */
+
+TEST(host_past_symlinks)
+{
+    capsa__vfs *v = new_vfs(NULL);
+    capsa__vnode *root = capsa__vfs_root(v);
+    CHECK_INT(capsa__vfs_mount(v, "/workspace/ro", CAPSA__VFS_RO), 0, "a read-only mount inside");
+    CHECK_INT(put(v, root, "/workspace/ro/r.txt", "ro", H), 0, "the host fills it");
+    CHECK_INT(put(v, root, "/log/trail", "trail", H), 0, "a trail in /log");
+    CHECK_INT(put(v, root, "/workspace/f", "f", G), 0, "a guest file");
+    CHECK_INT(capsa__vfs_symlink(v, S("ro"), root, S("/workspace/l"), G), 0, "a link to it");
+    CHECK_INT(capsa__vfs_symlink(v, S("/log/trail"), root, S("/workspace/t"), G), 0, "a link to the trail");
+    capsa__vnode *n = NULL;
+    CHECK_INT(capsa__vfs_open(v, root, S("/workspace/t"), F, 0, WR, H, &n), CAPSA__VFS_ELINK,
+              "the host opening the trail for writing through the link");
+    CHECK_INT(capsa__vfs_open(v, root, S("/workspace/t"), F, 0, WR, G, &n), CAPSA__WASI_EPERM,
+              "the guest gets its own error");
+    CHECK_INT(capsa__vfs_open(v, root, S("/workspace/t"), F, 0, RD, H, &n), 0, "reading through it is fine");
+    capsa__vfs_unref(v, n);
+    CHECK_INT(capsa__vfs_open(v, root, S("/log/trail"), F, 0, WR, H, &n), 0, "and so is the direct path");
+    capsa__vfs_unref(v, n);
+    CHECK_INT(capsa__vfs_rename(v, root, S("/workspace/f"), root, S("/workspace/l/f"), H),
+              CAPSA__VFS_ELINK, "rename through it");
+    CHECK_INT(capsa__vfs_link(v, root, S("/workspace/f"), 0, root, S("/workspace/l/g"), H),
+              CAPSA__VFS_ELINK, "a hard link through it");
+    CHECK_INT(capsa__vfs_symlink(v, S("x"), root, S("/workspace/l/s"), H), CAPSA__VFS_ELINK,
+              "a symlink through it");
+    CHECK_INT(capsa__vfs_unlink(v, root, S("/workspace/l/r.txt"), H), CAPSA__VFS_ELINK,
+              "unlink through it");
+    CHECK_INT(capsa__vfs_remove(v, root, S("/workspace/l/r.txt"), 0, H), CAPSA__VFS_ELINK,
+              "remove through it");
+    CHECK_INT(capsa__vfs_mount(v, "/workspace/l", CAPSA__VFS_RW), CAPSA__VFS_ELINK,
+              "a mount through it");
+    CHECK_INT(capsa__vfs_allow(v, dir_at(v, "/workspace/ro"), CAPSA__VFS_CHANGE, G), CAPSA__WASI_EROFS,
+              "the mount stays read-only");
+
+    /* Tar: one entry through the link refuses the whole archive. */
+    static unsigned char t[8192];
+    size_t k = mk_tar(t, "ok.txt", '0', NULL, "l/x.txt", '0', NULL);
+    char msg[256];
+    CHECK_INT(capsa__vfs_import_tar(v, "/workspace", t, k, msg, sizeof msg), CAPSA__VFS_ELINK,
+              "an archive with an entry through the link");
+    CHECK_CONTAINS(msg, "l/x.txt", "the message names it");
+    CHECK_INT(type_at(v, "/workspace/ok.txt"), -1, "nothing of it was written");
+    CHECK_INT(capsa__vfs_import_tar(v, "/workspace/l", t, k, msg, sizeof msg), CAPSA__VFS_ELINK,
+              "an archive into the link");
+    CHECK_INT(type_at(v, "/workspace/ro/ok.txt"), -1, "nothing of that either");
+    capsa__vfs_free(v);
+}
+
 TEST(null_device)
 {
     capsa__vfs *v = new_vfs(NULL);
@@ -1439,5 +1490,6 @@ int main(void)
     RUN(tar_malicious);
     RUN(null_device);
     RUN(depth_limit);
+    RUN(host_past_symlinks);
     return test_summary("vfs");
 }
