@@ -564,15 +564,22 @@ enum {
  * in now: later changes on the host are not seen. Host symlinks are copied as
  * symlinks that resolve inside the sandbox only; devices, sockets and fifos are
  * skipped. With CAPSA_MOUNT_RW the guest may write there, and after every run
- * host_dir is made a copy of the subtree (files written, files the guest removed
- * removed), never following a symlink on the host; read-write is explicit, never
+ * what changed since the last write-back is written back to host_dir: files the
+ * guest (or the host API) wrote or made there, entries it removed removed.
+ * Nothing unchanged is touched: such files keep their inode, permissions and
+ * hard links, and host symlinks and special files stay. A rewritten file keeps
+ * its host file's permissions (a file the guest moved keeps the ones it came in
+ * with; set-id bits are dropped, permissions never loosened); the guest's
+ * symlinks are not made on the host, no host symlink is ever followed, and a
+ * mount nested inside is written back on its own. Read-write is explicit, never
  * a default. The copy counts against the quotas. */
 CAPSA_API int capsa_fs_mount(capsa_sandbox *sb, const char *host_dir, const char *guest_path,
                              int mode);
 
 /* Copies the tree at guest_path into the host directory host_dir (created if
- * missing; existing files are replaced, others are left): directories and files,
- * not symlinks. Never follows a symlink on the host. */
+ * missing; existing files are replaced, keeping their permissions, others are
+ * left): directories and files, not symlinks. Never follows a symlink on the
+ * host. */
 CAPSA_API int capsa_fs_copy_out(capsa_sandbox *sb, const char *guest_path, const char *host_dir);
 
 /* The tree at guest_path as a POSIX tar stream (names relative to it). On

@@ -343,8 +343,12 @@ CAPSA_API int capsa_fs_mount(capsa_sandbox *sb, const char *host_dir, const char
         return fail2(sb, err, "mount", host_dir, at, detail);
     }
     if (mode == CAPSA_MOUNT_RW) {
-        sb->rw_mounts[sb->n_rw_mounts].host_dir = h;
-        sb->rw_mounts[sb->n_rw_mounts].guest_path = g;
+        /* The mount root is kept by node, not by path: it can be neither
+           removed nor renamed, while a path could be led elsewhere by a link. */
+        capsa__vfs_where w;
+        capsa__vfs_walk(sb->vfs, capsa__vfs_root(sb->vfs), abs, strlen(abs), CAPSA__VFS_FOLLOW,
+                        HOST, &w);
+        sb->rw_mounts[sb->n_rw_mounts] = (capsa__rw_mount){ h, g, w.node, 0 };
         sb->n_rw_mounts++;
     }
     return ok(sb);
@@ -384,7 +388,7 @@ CAPSA_API int capsa_fs_copy_out(capsa_sandbox *sb, const char *guest_path, const
                  "directory: %s", guest_path, host_dir, strerror(errno));
         return CAPSA_EIO;
     }
-    int err = capsa__vfs_export_dir(sb->vfs, abs, host_dir, 0, detail, sizeof(detail));
+    int err = capsa__vfs_export_dir(sb->vfs, abs, host_dir, detail, sizeof(detail));
     if (err) {
         char to[224];
         snprintf(to, sizeof(to), "to '%.200s'", host_dir);
@@ -400,7 +404,9 @@ int capsa__fs_sync(capsa_sandbox *sb)
     for (size_t i = 0; i < sb->n_rw_mounts; i++) {
         capsa__rw_mount *m = &sb->rw_mounts[i];
         msg[0] = '\0';
-        int err = capsa__vfs_export_dir(sb->vfs, m->guest_path, m->host_dir, 1, msg, sizeof(msg));
+        int err = capsa__vfs_sync_dir(sb->vfs, m->root, m->host_dir, m->synced, msg, sizeof(msg));
+        if (!err)
+            m->synced = capsa__vfs_mark(sb->vfs);
         if (err && rc == CAPSA_OK) {
             char to[224];
             snprintf(to, sizeof(to), "back to '%.200s'", m->host_dir);

@@ -25,6 +25,7 @@ typedef struct dent {
     char *name; /* NUL-terminated, owned */
     size_t len;
     capsa__vnode *node;
+    uint64_t gen; /* the generation that bound name to node; 0: copied from the host */
 } dent;
 
 struct capsa__vnode {
@@ -36,10 +37,14 @@ struct capsa__vnode {
     capsa__vnode *mnt;    /* the mount root this node belongs to */
     int is_mount;         /* a mount root: cannot be removed or renamed */
     capsa__vfs_mode mode; /* of a mount root: what the guest may do below it */
+    uint64_t chg;         /* the generation of its last change (a file's bytes or
+                             times, a directory's entries); 0: as on the host */
     union { /* nothing for the null device: it holds no bytes */
         struct {
             uint8_t *data;
             uint64_t size, cap;
+            unsigned host_mode; /* permissions of the host file it was copied
+                                   from, 0 for none */
         } file;
         struct {
             char *target; /* NUL-terminated, owned */
@@ -62,6 +67,7 @@ struct capsa__vfs {
     uint64_t entries; /* live nodes other than mount roots */
     uint64_t next_ino;
     uint64_t names;   /* changes whenever an entry is added or removed anywhere */
+    uint64_t gen;     /* stamps changes, for write-back (capsa__vfs_mark) */
     capsa__vfs_quota q;
 };
 
@@ -224,8 +230,9 @@ static void dir_insert(capsa__vfs *vfs, capsa__vnode *d, size_t idx, char *name,
 {
     dent *e = d->u.dir.ents;
     vfs->names++;
+    d->chg = vfs->gen;
     memmove(e + idx + 1, e + idx, (d->u.dir.n - idx) * sizeof(dent));
-    e[idx] = (dent){ name, len, n };
+    e[idx] = (dent){ name, len, n, vfs->gen };
     d->u.dir.n++;
     n->links++;
     if (n->type == CAPSA__VFS_DIR) {
@@ -240,6 +247,7 @@ static capsa__vnode *dir_remove(capsa__vfs *vfs, capsa__vnode *d, size_t idx)
     dent *e = d->u.dir.ents;
     capsa__vnode *n = e[idx].node;
     vfs->names++;
+    d->chg = vfs->gen;
     vfs_dealloc(vfs, e[idx].name);
     memmove(e + idx, e + idx + 1, (d->u.dir.n - idx - 1) * sizeof(dent));
     d->u.dir.n--;
@@ -412,6 +420,7 @@ static int make_node(capsa__vfs *vfs, capsa__vnode *dir, const char *name, size_
     }
     memset(n, 0, sizeof *n);
     n->type = type;
+    n->chg = vfs->gen;
     n->ino = ++vfs->next_ino;
     n->atim = n->mtim = n->ctim = now_ns();
     n->mnt = dir->mnt;
@@ -476,6 +485,7 @@ int capsa__vfs_new(const capsa_allocator *a, const capsa__vfs_quota *quota, caps
         return CAPSA__WASI_ENOMEM;
     memset(vfs, 0, sizeof *vfs);
     vfs->a = a;
+    vfs->gen = 1; /* 0 marks what is as on the host */
     if (quota)
         vfs->q = *quota;
     if (!vfs->q.max_bytes)
@@ -626,6 +636,11 @@ void capsa__vfs_quota_get(const capsa__vfs *vfs, capsa__vfs_quota *q)
 uint64_t capsa__vfs_names(const capsa__vfs *vfs)
 {
     return vfs->names;
+}
+
+uint64_t capsa__vfs_mark(capsa__vfs *vfs)
+{
+    return vfs->gen++;
 }
 
 void capsa__vfs_usage(const capsa__vfs *vfs, uint64_t *bytes, uint64_t *entries)
@@ -903,6 +918,7 @@ int capsa__vfs_open(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
             n->u.file.data = NULL;
             n->u.file.size = n->u.file.cap = 0;
             n->mtim = n->ctim = now_ns();
+            n->chg = vfs->gen;
         }
     }
     n->refs++;
@@ -1110,6 +1126,7 @@ int capsa__vfs_rename(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size
     size_t di = dir_find(d.dir, d.name, dlen, &found);
     if (old) {
         d.dir->u.dir.ents[di].node = n;
+        d.dir->u.dir.ents[di].gen = d.dir->chg = vfs->gen;
         n->links++;
         if (n->type == CAPSA__VFS_DIR) {
             n->u.dir.parent = d.dir;
@@ -1285,6 +1302,7 @@ int capsa__vfs_write(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, const vo
         n->u.file.size = stop;
     }
     n->mtim = n->ctim = now_ns();
+    n->chg = vfs->gen;
     if (end)
         *end = stop;
     return 0;
@@ -1321,6 +1339,7 @@ int capsa__vfs_truncate(capsa__vfs *vfs, capsa__vnode *n, uint64_t size, int who
     }
     n->u.file.size = size;
     n->mtim = n->ctim = now_ns();
+    n->chg = vfs->gen;
     return 0;
 }
 
@@ -1336,6 +1355,8 @@ int capsa__vfs_set_times(capsa__vfs *vfs, capsa__vnode *n, const uint64_t *atim,
     if (mtim)
         n->mtim = *mtim == UINT64_MAX ? t : *mtim;
     n->ctim = t;
+    if (n->type == CAPSA__VFS_FILE)
+        n->chg = vfs->gen; /* a file's times are written back with it */
     return 0;
 }
 
@@ -1384,6 +1405,7 @@ typedef struct hlevel {
     DIR *dir;
     size_t plen;
     capsa__vnode *node;
+    int fresh; /* export: the directory is new at this name, write all of it */
 } hlevel;
 
 /* How many host directories one walk holds open at most: an export or import as
@@ -1398,7 +1420,8 @@ typedef struct hostctx {
     capsa__vfs *vfs;
     char *msg;
     size_t msgsize;
-    int mirror;
+    int mirror;     /* write-back: make the host a copy, as far as it changed */
+    uint64_t since; /* write-back: what changed after this generation */
     char *path; /* host_dir, then "/name" per level */
     size_t plen, pcap;
     hlevel *lv; /* innermost last */
@@ -1493,7 +1516,7 @@ static int level_push(hostctx *c, int fd, capsa__vnode *node, size_t plen)
         close(fd);
         return host_fail(c, CAPSA__WASI_ENAMETOOLONG, "directories nested too deep at");
     }
-    c->lv[c->depth++] = (hlevel){ fd, NULL, plen, node };
+    c->lv[c->depth++] = (hlevel){ fd, NULL, plen, node, 0 };
     return 0;
 }
 
@@ -1532,6 +1555,18 @@ static int level_next(hostctx *c, hlevel *l, const char **name)
             *name = de->d_name;
             return 0;
         }
+    }
+}
+
+/* Marks entry name of d, just copied from the host, and its node as the host has
+ * them (generation 0): write-back leaves both alone until they change. */
+static void as_on_host(capsa__vnode *d, const char *name, size_t nlen)
+{
+    int found;
+    size_t i = dir_find(d, name, nlen, &found);
+    if (found) {
+        d->u.dir.ents[i].gen = 0;
+        d->u.dir.ents[i].node->chg = 0;
     }
 }
 
@@ -1584,6 +1619,8 @@ static int import_file(hostctx *c, int pfd, const char *name, size_t nlen, capsa
         uint64_t at = (uint64_t)st.st_atim.tv_sec * 1000000000ull + (uint64_t)st.st_atim.tv_nsec;
         uint64_t mt = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
         capsa__vfs_set_times(vfs, n, &at, &mt, CAPSA__VFS_HOST);
+        n->u.file.host_mode = (unsigned)(st.st_mode & 0777);
+        as_on_host(d, name, nlen);
     }
     capsa__vfs_unref(vfs, n);
     return e ? host_fail(c, e, "cannot copy") : 0;
@@ -1602,6 +1639,7 @@ static int import_tree(hostctx *c, int fd, capsa__vnode *top)
         if ((e = level_next(c, l, &name)))
             break;
         if (!name) {
+            l->node->chg = 0; /* its entries are the host's */
             level_pop(c);
             continue;
         }
@@ -1633,6 +1671,7 @@ static int import_tree(hostctx *c, int fd, capsa__vnode *top)
                 e = host_fail(c, e, "cannot make directory for");
                 break;
             }
+            as_on_host(d, name, nlen);
             int cfd = openat(l->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (cfd < 0) {
                 e = host_fail(c, host_errno(errno), "cannot open");
@@ -1661,6 +1700,7 @@ static int import_tree(hostctx *c, int fd, capsa__vnode *top)
                 e = host_fail(c, e, "cannot copy symlink");
                 break;
             }
+            as_on_host(d, name, nlen);
         }
         /* Sockets, FIFOs and devices are not files to copy. */
         path_pop(c, old);
@@ -1739,10 +1779,19 @@ static int remove_host_tree(hostctx *c, int pfd, const char *name)
 
 /* Writes file n as the new host file name in dirfd. An existing entry of that
  * name is unlinked first, so nothing is ever written through a host link (a
- * hard link planted there keeps its old contents); a symlink is refused. */
+ * hard link planted there keeps its old contents; a symlink is replaced, never
+ * followed). The permissions are never loosened: a file rewritten at its own
+ * name keeps the host file's, one the guest moved keeps those it was copied in
+ * with, one that replaces a host file takes that file's, and only a new file
+ * gets the default (0666 less the umask); set-id bits are dropped. */
 static int export_file(hostctx *c, int pfd, const char *name, const capsa__vnode *n, int have,
-                       const struct stat *st)
+                       const struct stat *st, int fresh)
 {
+    int keep = -1;
+    if (have && S_ISREG(st->st_mode) && (!fresh || !n->u.file.host_mode))
+        keep = (int)(st->st_mode & 0777);
+    else if (n->u.file.host_mode)
+        keep = (int)n->u.file.host_mode;
     if (have && S_ISDIR(st->st_mode)) {
         if (!c->mirror)
             return host_fail(c, CAPSA__WASI_EISDIR, "a directory is in the way at");
@@ -1752,7 +1801,8 @@ static int export_file(hostctx *c, int pfd, const char *name, const capsa__vnode
     } else if (have && unlinkat(pfd, name, 0) != 0) {
         return host_fail(c, host_errno(errno), "cannot replace");
     }
-    int fd = openat(pfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    int fd = openat(pfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    keep >= 0 ? (mode_t)keep & 0600 : 0666);
     if (fd < 0)
         return host_fail(c, host_errno(errno), "cannot create");
     const uint8_t *p = n->u.file.data;
@@ -1774,13 +1824,22 @@ static int export_file(hostctx *c, int pfd, const char *name, const capsa__vnode
         { (time_t)(n->mtim / 1000000000ull), (long)(n->mtim % 1000000000ull) },
     };
     futimens(fd, ts);
+    /* Made owner-only, then given its exact mode (the umask would change it). */
+    if (keep >= 0 && fchmod(fd, (mode_t)keep) != 0) {
+        int err = errno;
+        close(fd);
+        return host_fail(c, host_errno(err), "cannot set the mode of");
+    }
     if (close(fd) != 0)
         return host_fail(c, host_errno(errno), "cannot write");
     return 0;
 }
 
-/* Removes the host entries of level l's directory that its VFS directory does
- * not have as a file or directory: with mirror set, the host is made a copy. */
+/* Removes the host entries of level l's directory that the guest removed from its
+ * VFS directory, making the host a copy: a name the directory lacks (unless it is
+ * a special file, never copied in), or names with a symlink the guest made (the
+ * link is not written to the host, and what was there is not the guest's any
+ * more). Mount roots below are their own mounts, and the null device is kept. */
 static int mirror_dir(hostctx *c, hlevel *l)
 {
     const capsa__vnode *d = l->node;
@@ -1788,11 +1847,19 @@ static int mirror_dir(hostctx *c, hlevel *l)
     int e;
     while (!(e = level_next(c, l, &name)) && name) {
         int found;
-        size_t idx = dir_find(d, name, strlen(name), &found);
-        if (found && d->u.dir.ents[idx].node->type != CAPSA__VFS_SYMLINK &&
-            d->u.dir.ents[idx].node->type != CAPSA__VFS_CHARDEV)
-            continue;
-        size_t old = path_push(c, name, strlen(name));
+        size_t nlen = strlen(name);
+        size_t idx = dir_find(d, name, nlen, &found);
+        if (found) {
+            const dent *de = &d->u.dir.ents[idx];
+            if (de->node->type != CAPSA__VFS_SYMLINK || !(l->fresh || de->gen > c->since))
+                continue;
+        } else {
+            struct stat st;
+            if (fstatat(l->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode) &&
+                !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
+                continue;
+        }
+        size_t old = path_push(c, name, nlen);
         if (old == (size_t)-1)
             return host_fail(c, CAPSA__WASI_ENAMETOOLONG, "path too long below");
         e = remove_host_tree(c, l->fd, name);
@@ -1805,25 +1872,37 @@ static int mirror_dir(hostctx *c, hlevel *l)
 
 /* Writes directory top into the host directory open as fd (which this takes
  * over), depth first. Every host name is opened relative to its directory with
- * O_NOFOLLOW. */
+ * O_NOFOLLOW. A copy-out writes every file and directory. A write-back (mirror)
+ * writes only what changed after c->since: files whose bytes or times changed or
+ * that are new at their name (created, moved, linked there), directories new at
+ * their name (all of them), and removals from directories whose entries changed;
+ * what is as it was on the host is never touched, and mounts nested below are
+ * left to their own write-back. */
 static int export_tree(hostctx *c, int fd, capsa__vnode *top)
 {
     size_t base = c->depth;
     int e = level_push(c, fd, top, c->plen);
+    if (!e)
+        c->lv[base].fresh = !c->mirror;
     tw w;
     const dent *de;
     tw_start(&w, top);
     for (int ev; !e && (ev = tw_step(&w, &de)) != TW_END;) {
         hlevel *l = &c->lv[c->depth - 1];
         if (ev == TW_LEAVE) {
-            if (c->mirror)
+            if (c->mirror && (l->fresh || l->node->chg > c->since))
                 e = mirror_dir(c, l);
             level_pop(c);
             continue;
         }
-        const capsa__vnode *n = de->node;
+        capsa__vnode *n = de->node;
         if (n->type == CAPSA__VFS_SYMLINK || n->type == CAPSA__VFS_CHARDEV)
             continue; /* the null device is no file to make on the host */
+        if (c->mirror && n->type == CAPSA__VFS_DIR && n->is_mount)
+            continue;
+        int fresh = l->fresh || de->gen > c->since;
+        if (n->type == CAPSA__VFS_FILE && !fresh && n->chg <= c->since)
+            continue;
         size_t old = path_push(c, de->name, de->len);
         if (old == (size_t)-1) {
             e = host_fail(c, CAPSA__WASI_ENAMETOOLONG, "path too long below");
@@ -1833,10 +1912,10 @@ static int export_tree(hostctx *c, int fd, capsa__vnode *top)
         int have = fstatat(l->fd, de->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
         if (!have && errno != ENOENT) {
             e = host_fail(c, host_errno(errno), "cannot stat");
-        } else if (have && S_ISLNK(st.st_mode)) {
+        } else if (have && S_ISLNK(st.st_mode) && !c->mirror) {
             e = host_fail(c, CAPSA__WASI_ELOOP, "refusing to write through the host symlink");
         } else if (n->type == CAPSA__VFS_FILE) {
-            e = export_file(c, l->fd, de->name, n, have, &st);
+            e = export_file(c, l->fd, de->name, n, have, &st, fresh);
         } else {
             if (have && !S_ISDIR(st.st_mode)) {
                 if (!c->mirror)
@@ -1845,14 +1924,17 @@ static int export_tree(hostctx *c, int fd, capsa__vnode *top)
                     e = host_fail(c, host_errno(errno), "cannot remove");
                 have = 0;
             }
+            if (!have)
+                fresh = 1; /* whatever the tree says, the host has none of it */
             if (!e && !have && mkdirat(l->fd, de->name, 0777) != 0)
                 e = host_fail(c, host_errno(errno), "cannot make directory");
             if (!e) {
                 int cfd = openat(l->fd, de->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (cfd < 0)
                     e = host_fail(c, host_errno(errno), "cannot open");
-                else if (!(e = level_push(c, cfd, de->node, old))) {
-                    tw_descend(&w, de->node);
+                else if (!(e = level_push(c, cfd, n, old))) {
+                    c->lv[c->depth - 1].fresh = fresh;
+                    tw_descend(&w, n);
                     continue; /* its name stays until it is left */
                 }
             }
@@ -1863,19 +1945,14 @@ static int export_tree(hostctx *c, int fd, capsa__vnode *top)
     return e;
 }
 
-int capsa__vfs_export_dir(capsa__vfs *vfs, const char *guest_path, const char *host_dir,
-                          int mirror, char *msg, size_t msgsize)
+/* Writes the tree at directory node d into host_dir (created when missing). */
+static int export_node(capsa__vfs *vfs, capsa__vnode *d, const char *host_dir, int mirror,
+                       uint64_t since, char *msg, size_t msgsize)
 {
     hostctx c;
     int e = hostctx_init(&c, vfs, host_dir, msg, msgsize);
     c.mirror = mirror;
-    capsa__vfs_where w;
-    if (!e && (e = capsa__vfs_walk(vfs, vfs->root, guest_path, strlen(guest_path),
-                                   CAPSA__VFS_FOLLOW, CAPSA__VFS_HOST, &w)))
-        e = set_msg(msg, msgsize, e, "cannot resolve %s", guest_path);
-    if (!e && (!w.node || w.node->type != CAPSA__VFS_DIR))
-        e = set_msg(msg, msgsize, w.node ? CAPSA__WASI_ENOTDIR : CAPSA__WASI_ENOENT,
-                    "not a directory: %s", guest_path);
+    c.since = since;
     if (!e && mkdir(host_dir, 0777) != 0 && errno != EEXIST)
         e = host_fail(&c, host_errno(errno), "cannot make directory");
     if (!e) {
@@ -1883,10 +1960,34 @@ int capsa__vfs_export_dir(capsa__vfs *vfs, const char *guest_path, const char *h
         if (fd < 0)
             e = host_fail(&c, host_errno(errno), "cannot open");
         else
-            e = export_tree(&c, fd, w.node);
+            e = export_tree(&c, fd, d);
     }
     hostctx_done(&c);
     return e;
+}
+
+int capsa__vfs_sync_dir(capsa__vfs *vfs, capsa__vnode *d, const char *host_dir, uint64_t since,
+                        char *msg, size_t msgsize)
+{
+    if (!d || d->type != CAPSA__VFS_DIR)
+        return set_msg(msg, msgsize, CAPSA__WASI_ENOTDIR, "not a directory");
+    return export_node(vfs, d, host_dir, 1, since, msg, msgsize);
+}
+
+int capsa__vfs_export_dir(capsa__vfs *vfs, const char *guest_path, const char *host_dir,
+                          char *msg, size_t msgsize)
+{
+    if (msg && msgsize)
+        msg[0] = '\0';
+    capsa__vfs_where w;
+    int e = capsa__vfs_walk(vfs, vfs->root, guest_path, strlen(guest_path), CAPSA__VFS_FOLLOW,
+                            CAPSA__VFS_HOST, &w);
+    if (e)
+        return set_msg(msg, msgsize, e, "cannot resolve %s", guest_path);
+    if (!w.node || w.node->type != CAPSA__VFS_DIR)
+        return set_msg(msg, msgsize, w.node ? CAPSA__WASI_ENOTDIR : CAPSA__WASI_ENOENT,
+                       "not a directory: %s", guest_path);
+    return export_node(vfs, w.node, host_dir, 0, 0, msg, msgsize);
 }
 
 /* ---- tar streams ------------------------------------------------------------------- */

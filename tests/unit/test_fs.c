@@ -1,5 +1,6 @@
 /* The public file API of a sandbox (capsa_fs_*): writing, reading, listing and
- * removing as the host; quotas; host directory mounts, read-only and written back;
+ * removing as the host; quotas; host directory mounts, read-only and written back
+ * (only what the guest changed, modes, links and special files kept);
  * copying out without following host symlinks; tar streams in and out, malicious
  * ones included; files kept across runs, resets and stopped runs; the guest's view
  * of what the host put there; /dev/null as the host and the guest see it; trees
@@ -308,6 +309,117 @@ TEST(mounts_and_copy_out)
     CHECK_INT(capsa_fs_copy_out(sb, "/workspace", out2), CAPSA_OK, "copy out to a new directory");
     snprintf(path, sizeof(path), "%s/deep/x.txt", out2);
     CHECK_STR(host_text(path), "x", "subdirectories are copied");
+    capsa_sandbox_free(sb);
+}
+
+/* The mode, inode and link count of a host path (lstat), or all -1. */
+typedef struct host_st {
+    long mode, ino, nlink;
+} host_st;
+
+static host_st host_stat(const char *dir, const char *name)
+{
+    char p[700];
+    snprintf(p, sizeof(p), "%s/%s", dir, name);
+    struct stat st;
+    if (lstat(p, &st) != 0)
+        return (host_st){ -1, -1, -1 };
+    return (host_st){ (long)(st.st_mode & 07777), (long)st.st_ino, (long)st.st_nlink };
+}
+
+static const char *host_link(const char *dir, const char *name)
+{
+    static char target[256];
+    char p[700];
+    snprintf(p, sizeof(p), "%s/%s", dir, name);
+    ssize_t n = readlink(p, target, sizeof(target) - 1);
+    if (n < 0)
+        return NULL;
+    target[n] = '\0';
+    return target;
+}
+
+TEST(write_back_only_changes)
+{
+    char rw[512], p[700], q[700];
+    snprintf(rw, sizeof(rw), "%s/wb", tmp_root);
+    mkdir(rw, 0755);
+    static const struct {
+        const char *name, *text;
+        mode_t mode;
+    } files[] = { { "secret.txt", "secret", 0600 },
+                  { "run.sh", "#!/bin/sh\necho hi\n", 0755 },
+                  { "a.txt", "linked", 0644 },
+                  { "gone.txt", "to be removed", 0644 } };
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        snprintf(p, sizeof(p), "%s/%s", rw, files[i].name);
+        write_host(p, files[i].text);
+        chmod(p, files[i].mode);
+    }
+    snprintf(p, sizeof(p), "%s/a.txt", rw);
+    snprintf(q, sizeof(q), "%s/b.txt", rw);
+    CHECK_INT(link(p, q), 0, "a hard link pair on the host");
+    snprintf(p, sizeof(p), "%s/link", rw);
+    CHECK_INT(symlink("a.txt", p), 0, "a host symlink");
+    snprintf(p, sizeof(p), "%s/pipe", rw);
+    CHECK_INT(mkfifo(p, 0600), 0, "a fifo (never copied in)");
+    static const char *names[] = { "secret.txt", "run.sh", "a.txt", "b.txt", "link", "gone.txt", "pipe" };
+    enum { N = sizeof(names) / sizeof(names[0]) };
+    host_st before[N];
+    for (int i = 0; i < N; i++)
+        before[i] = host_stat(rw, names[i]);
+
+    capsa_sandbox *sb = sandbox_with(0, 0, 0);
+    CHECK_INT(capsa_fs_mount(sb, rw, "/workspace/proj", CAPSA_MOUNT_RW), CAPSA_OK, "a read-write mount");
+    CHECK_STR(run_value(sb, "return fs.readFileSync('/workspace/proj/secret.txt', 'utf8')"),
+              "\"secret\"", "a run that reads and changes nothing");
+    for (int i = 0; i < N; i++) {
+        host_st now = host_stat(rw, names[i]);
+        CHECK_INT(now.mode, before[i].mode, names[i]);
+        CHECK_INT(now.ino, before[i].ino, names[i]);
+        CHECK_INT(now.nlink, before[i].nlink, names[i]);
+    }
+    CHECK_STR(host_link(rw, "link"), "a.txt", "the host symlink is intact");
+
+    CHECK_STR(run_value(sb, "fs.writeFileSync('/workspace/proj/secret.txt', 'changed'); return 1"),
+              "1", "a run that changes one file");
+    snprintf(p, sizeof(p), "%s/secret.txt", rw);
+    CHECK_STR(host_text(p), "changed", "the changed file was written back");
+    CHECK_INT(host_stat(rw, "secret.txt").mode, 0600, "with its mode kept");
+    for (int i = 1; i < N; i++) {
+        host_st now = host_stat(rw, names[i]);
+        CHECK_INT(now.ino, before[i].ino, names[i]);
+        CHECK_INT(now.nlink, before[i].nlink, names[i]);
+    }
+    CHECK_STR(host_link(rw, "link"), "a.txt", "the host symlink is still intact");
+
+    /* A removal changes the directory: only what the guest removed goes. */
+    CHECK_STR(run_value(sb, "fs.unlinkSync('/workspace/proj/gone.txt');"
+                            "fs.mkdirSync('/workspace/proj/bin');"
+                            "fs.renameSync('/workspace/proj/run.sh', '/workspace/proj/bin/run.sh');"
+                            "fs.symlinkSync('/etc/passwd', '/workspace/proj/newlink'); return 1"),
+              "1", "a run that removes, moves and links");
+    CHECK_INT(host_stat(rw, "gone.txt").mode, -1, "the removed file is removed on the host");
+    CHECK_INT(host_stat(rw, "pipe").ino, before[6].ino, "the fifo is left alone");
+    CHECK_STR(host_link(rw, "link"), "a.txt", "the unchanged symlink is left alone");
+    CHECK_INT(host_stat(rw, "a.txt").nlink, 2, "so are the hard links");
+    CHECK_INT(host_stat(rw, "run.sh").mode, -1, "the moved file left its old name");
+    CHECK_INT(host_stat(rw, "bin/run.sh").mode, 0755, "and kept its mode at the new one");
+    snprintf(p, sizeof(p), "%s/bin/run.sh", rw);
+    CHECK_STR(host_text(p), "#!/bin/sh\necho hi\n", "with its contents");
+    CHECK_INT(host_stat(rw, "newlink").mode, -1, "no host symlink is made from the guest's");
+
+    /* The guest replaces the host symlink with a file: the link is replaced, its
+       target untouched. */
+    CHECK_STR(run_value(sb, "fs.unlinkSync('/workspace/proj/link');"
+                            "fs.writeFileSync('/workspace/proj/link', 'a file now'); return 1"),
+              "1", "a run that replaces the symlink");
+    snprintf(p, sizeof(p), "%s/link", rw);
+    CHECK_STR(host_text(p), "a file now", "the host has the file");
+    CHECK(host_link(rw, "link") == NULL, "instead of the link");
+    snprintf(p, sizeof(p), "%s/a.txt", rw);
+    CHECK_STR(host_text(p), "linked", "whose target is unchanged");
+    CHECK_INT(host_stat(rw, "a.txt").nlink, 2, "and still linked");
     capsa_sandbox_free(sb);
 }
 
@@ -713,6 +825,7 @@ int main(void)
     RUN(bad_arguments);
     RUN(quotas);
     RUN(mounts_and_copy_out);
+    RUN(write_back_only_changes);
     RUN(tar_streams);
     RUN(host_writes_and_guest_symlinks);
     RUN(files_outlive_runs_and_resets);

@@ -896,7 +896,7 @@ TEST(import_export_dir)
 
     /* export round trip */
     snprintf(q, sizeof q, "%s/out", top);
-    CHECK_INT(capsa__vfs_export_dir(v, "/workspace/imp", q, 0, msg, sizeof msg), 0, "export");
+    CHECK_INT(capsa__vfs_export_dir(v, "/workspace/imp", q, msg, sizeof msg), 0, "export");
     snprintf(p, sizeof p, "%s/out/sub/b.txt", top);
     read_host(p, buf, sizeof buf);
     CHECK_STR(buf, "file b", "exported contents");
@@ -914,7 +914,7 @@ TEST(import_export_dir)
     snprintf(q, sizeof q, "%s/outside", top);
     CHECK_INT(symlink(q, p), 0, "plant a directory symlink");
     snprintf(q, sizeof q, "%s/out", top);
-    int e = capsa__vfs_export_dir(v, "/workspace/imp", q, 0, msg, sizeof msg);
+    int e = capsa__vfs_export_dir(v, "/workspace/imp", q, msg, sizeof msg);
     CHECK(e == CAPSA__WASI_ELOOP || e == CAPSA__WASI_EPERM, "export refuses the planted symlink");
     CHECK_CONTAINS(msg, "sub", "and says where");
     snprintf(p, sizeof p, "%s/outside/b.txt", top);
@@ -925,9 +925,9 @@ TEST(import_export_dir)
     unlink(p);
     snprintf(q, sizeof q, "%s/outside/secret", top);
     CHECK_INT(symlink(q, p), 0, "plant a file symlink");
-    e = capsa__vfs_export_dir(v, "/workspace/imp", top, 0, msg, sizeof msg);
+    e = capsa__vfs_export_dir(v, "/workspace/imp", top, msg, sizeof msg);
     snprintf(q, sizeof q, "%s/out", top);
-    e = capsa__vfs_export_dir(v, "/workspace/imp", q, 0, msg, sizeof msg);
+    e = capsa__vfs_export_dir(v, "/workspace/imp", q, msg, sizeof msg);
     CHECK(e == CAPSA__WASI_ELOOP || e == CAPSA__WASI_EPERM, "refused for a file too");
     snprintf(p, sizeof p, "%s/outside/secret", top);
     read_host(p, buf, sizeof buf);
@@ -937,7 +937,7 @@ TEST(import_export_dir)
     snprintf(q, sizeof q, "%s/outside/secret", top);
     CHECK_INT(link(q, p), 0, "plant a hard link");
     snprintf(q, sizeof q, "%s/out", top);
-    CHECK_INT(capsa__vfs_export_dir(v, "/workspace/imp", q, 0, msg, sizeof msg), 0,
+    CHECK_INT(capsa__vfs_export_dir(v, "/workspace/imp", q, msg, sizeof msg), 0,
               "export over a hard link");
     snprintf(p, sizeof p, "%s/outside/secret", top);
     read_host(p, buf, sizeof buf);
@@ -957,7 +957,16 @@ TEST(import_export_dir)
     snprintf(q, sizeof q, "%s/outside", top);
     CHECK_INT(symlink(q, p), 0, "an extra symlink to a directory");
     snprintf(q, sizeof q, "%s/out", top);
-    CHECK_INT(capsa__vfs_export_dir(v, "/workspace/imp", q, 1, msg, sizeof msg), 0, "mirror");
+    capsa__vnode *imp = dir_at(v, "/workspace/imp");
+    uint64_t g = capsa__vfs_mark(v);
+    CHECK_INT(capsa__vfs_sync_dir(v, imp, q, g, msg, sizeof msg), 0, "a write-back of no change");
+    snprintf(p, sizeof p, "%s/out/extra.txt", top);
+    CHECK(lstat(p, &st) == 0, "leaves the host as it is");
+    CHECK_INT(put(v, imp, "new.txt", "new", G), 0, "the guest adds a file");
+    CHECK_INT(capsa__vfs_sync_dir(v, imp, q, g, msg, sizeof msg), 0, "a write-back of the change");
+    snprintf(p, sizeof p, "%s/out/new.txt", top);
+    read_host(p, buf, sizeof buf);
+    CHECK_STR(buf, "new", "the new file is written");
     snprintf(p, sizeof p, "%s/out/extra.txt", top);
     CHECK(lstat(p, &st) != 0, "an extra file is removed");
     snprintf(p, sizeof p, "%s/out/extradir", top);
@@ -1427,15 +1436,19 @@ TEST(null_device)
     char msg[512], p[4200];
     if (top) {
         snprintf(p, sizeof p, "%s/dev", top);
-        CHECK_INT(capsa__vfs_export_dir(v, "/dev", p, 0, msg, sizeof msg), 0, "copy /dev out");
+        CHECK_INT(capsa__vfs_export_dir(v, "/dev", p, msg, sizeof msg), 0, "copy /dev out");
         snprintf(p, sizeof p, "%s/dev/null", top);
         struct stat hst;
         CHECK(lstat(p, &hst) != 0, "no host file is made from the device");
-        snprintf(p, sizeof p, "%s/all", top);
-        CHECK_INT(capsa__vfs_export_dir(v, "/", p, 1, msg, sizeof msg), 0, "mirror / out");
-        snprintf(p, sizeof p, "%s/all/dev/null", top);
-        CHECK(lstat(p, &hst) != 0, "not in a mirror either");
-        snprintf(p, sizeof p, "%s/all/tmp/keep", top);
+        snprintf(p, sizeof p, "%s/wb-dev", top);
+        CHECK_INT(capsa__vfs_sync_dir(v, dir_at(v, "/dev"), p, 0, msg, sizeof msg), 0,
+                  "write /dev back");
+        snprintf(p, sizeof p, "%s/wb-dev/null", top);
+        CHECK(lstat(p, &hst) != 0, "not in a write-back either");
+        snprintf(p, sizeof p, "%s/wb-tmp", top);
+        CHECK_INT(capsa__vfs_sync_dir(v, dir_at(v, "/tmp"), p, 0, msg, sizeof msg), 0,
+                  "write /tmp back");
+        snprintf(p, sizeof p, "%s/wb-tmp/keep", top);
         CHECK(lstat(p, &hst) == 0, "while the files are");
         rm_rf(top);
     }
