@@ -1974,6 +1974,19 @@ static void rewind_to(msg *m, size_t len, int cut)
     m->s[len] = '\0';
 }
 
+/* Matches pat against str[0..len) as one step of the validation: 1, 0, or -1
+ * when the validation stops (steps spent, or regexec out of memory). */
+static int vmatch(vctx *c, const pattern *pat, const char *str, size_t len, const path *p)
+{
+    if (++c->steps > CAPSA__SCHEMA_MAX_STEPS)
+        return vstop(c, CAPSA_ETOOBIG, p, "checking this value takes more than %u steps",
+                     CAPSA__SCHEMA_MAX_STEPS), -1;
+    int r = pattern_match(c->s, pat, str, len);
+    if (r < 0)
+        vstop(c, CAPSA_ENOMEM, p, "out of memory matching a pattern");
+    return r;
+}
+
 /* Applies n to v without writing a message: 1, 0, or 0 with c->status set. */
 static int test(vctx *c, const node *n, const json_t *v, const path *p, unsigned depth)
 {
@@ -2119,9 +2132,9 @@ static int check_string(vctx *c, const node *n, const json_t *v, const path *p)
         return vfail(c, p, "expected at most %llu character%s, got %zu",
                      (unsigned long long)n->max_length, n->max_length == 1 ? "" : "s", chars);
     if (n->pattern) {
-        int r = pattern_match(c->s, n->pattern, s, len);
+        int r = vmatch(c, n->pattern, s, len, p);
         if (r < 0)
-            return vstop(c, CAPSA_ENOMEM, p, "out of memory matching a pattern");
+            return 0;
         if (r == 0) {
             vfail(c, p, "does not match the pattern ");
             msg_quoted(c->m, n->pattern->src, n->pattern->len);
@@ -2346,9 +2359,9 @@ static int check_property(vctx *c, const node *n, const char *key, size_t len, c
         seen = hit != NULL;
     }
     for (size_t i = 0; i < n->npattern_props; i++) {
-        int r = pattern_match(c->s, &n->pattern_props[i].pat, key, len);
+        int r = vmatch(c, &n->pattern_props[i].pat, key, len, &kp);
         if (r < 0)
-            return vstop(c, CAPSA_ENOMEM, &kp, "out of memory matching a pattern");
+            return 0;
         if (r && !apply(c, n->pattern_props[i].n, w, &kp, depth + 1))
             return 0;
         seen |= r;

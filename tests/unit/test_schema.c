@@ -240,6 +240,10 @@ TEST(patterns)
     matches("^[\\\\d-z]+$", "1-z", 1); /* Annex B: a class escape, '-' and 'z' */
     matches("^[\\\\d-z]+$", "y", 0);
     matches("^[a-c0-2_]+$", "d", 0);
+    matches("^[!-/]+$", "!+/", 1);
+    matches("^[!-/]+$", "0", 0);
+    matches("^[\\\\t\\\\n]+$", "\\t\\n", 1);
+    matches("^[\\\\x41-\\\\x43]+$", "ABC", 1);
     matches("^[[]$", "[", 1);
     matches("^[[:]+$", "[:", 1);
     matches("^[\\\\\\\\]$", "\\\\", 1);
