@@ -54,7 +54,7 @@
  * with a clear message: lookahead and lookbehind, back-references, \p{...},
  * \c, \0, non-ASCII ranges, \D \W \S inside a class, bounds over 1000 and patterns
  * whose repetitions would expand past a fixed size. A NUL character in a string
- * never matches.
+ * is matched by nothing, not even '.'.
  *
  * Bounds. A schema document may nest CAPSA__SCHEMA_MAX_NEST levels; a validation
  * goes at most CAPSA__SCHEMA_MAX_DEPTH schemas deep and takes at most
@@ -63,7 +63,10 @@
  * these the value is refused (CAPSA_ETOOBIG), never checked in part. Nothing
  * recurses on the C stack more than these depths allow.
  *
- * A compiled schema is immutable: one may be used by several threads at once. */
+ * Memory: the validator's own goes through the allocator given to the compile;
+ * the document's copy (jansson), regcomp/regexec and the C.UTF-8 locale object
+ * use the C library's. A compiled schema is immutable: one may be used by
+ * several threads at once. */
 #ifndef CAPSA_SCHEMA_H
 #define CAPSA_SCHEMA_H
 
@@ -111,7 +114,7 @@ void capsa__schema_free(capsa__schema *s);
  * rule that failed, e.g. "/items/2/name: expected string, got number" or
  * "/: missing required property 'q'"; CAPSA_ETOOBIG when the value is beyond the
  * validator's bounds (see above), with msg saying which; CAPSA_ENOMEM when
- * out of memory (only uniqueItems and propertyNames allocate). Only the first
+ * out of memory (only uniqueItems, propertyNames and regexec allocate). Only the first
  * failure is reported. Property names in messages are quoted with control bytes
  * escaped, so that a value cannot forge a message's text. */
 int capsa__schema_validate(const capsa__schema *s, const json_t *value, char *msg, size_t msgsize);
