@@ -1,5 +1,6 @@
 /* JSON text at the host's edges: strict parsing of text from outside, quoting of
- * text that may not be UTF-8, and validation of JSON that is passed on. */
+ * text that may not be UTF-8, validation of JSON that is passed on, and comparison
+ * of values by value. */
 #include "json.h"
 
 #include <stdio.h>
@@ -20,8 +21,7 @@ json_t *capsa__json_load_strict(const char *text, size_t len, size_t flags, json
     return json_loadb(text, len, JSON_REJECT_DUPLICATES | flags, err);
 }
 
-/* Length of the valid UTF-8 sequence at s[0..len), or 0 when it is not one. */
-static size_t utf8_sequence(const unsigned char *s, size_t len)
+size_t capsa__json_utf8_len(const unsigned char *s, size_t len)
 {
     size_t n = s[0] < 0x80 ? 1 : (s[0] >> 5) == 6 ? 2 : (s[0] >> 4) == 14 ? 3
              : (s[0] >> 3) == 30 ? 4 : 0;
@@ -50,7 +50,7 @@ int capsa__json_quote(capsa__buf *b, const capsa_allocator *a, const char *s, si
     for (size_t i = 0; i < len;) {
         unsigned char ch = u[i];
         size_t n = ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\' ? 1
-                 : ch >= 0x80 ? utf8_sequence(u + i, len - i) : 0;
+                 : ch >= 0x80 ? capsa__json_utf8_len(u + i, len - i) : 0;
         if (n) {
             i += n;
             run += n;
@@ -132,7 +132,7 @@ static size_t scan_string(const char *s, size_t len, size_t i)
             i++;
             continue;
         }
-        size_t n = utf8_sequence(u + i, len - i);
+        size_t n = capsa__json_utf8_len(u + i, len - i);
         if (!n)
             return 0;
         i += n;
@@ -249,5 +249,109 @@ int capsa__json_valid(const char *s, size_t len)
             depth--;
             i = skip_ws(s, len, i + 1);
         }
+    }
+}
+
+/* Collects the first bytes of a JSON dump and stops it once they are enough. */
+typedef struct dump_head {
+    char *buf;
+    size_t len, room;
+    int over;
+} dump_head;
+
+static int dump_head_cb(const char *s, size_t n, void *ud)
+{
+    dump_head *h = ud;
+    size_t k = n < h->room - h->len ? n : h->room - h->len;
+    memcpy(h->buf + h->len, s, k);
+    h->len += k;
+    if (k < n) {
+        h->over = 1;
+        return -1;
+    }
+    return 0;
+}
+
+long capsa__json_head(const json_t *v, char *buf, size_t size, int *cut)
+{
+    *cut = 0;
+    if (size == 0)
+        return 0;
+    dump_head h = { buf, 0, size - 1, 0 };
+    if (json_dump_callback(v, dump_head_cb, &h, JSON_COMPACT | JSON_ENCODE_ANY) != 0 && !h.over) {
+        buf[0] = '\0';
+        return -1;
+    }
+    if (h.over) {
+        while (h.len > 0 && ((unsigned char)buf[h.len] & 0xC0) == 0x80)
+            h.len--;
+        *cut = 1;
+    }
+    buf[h.len] = '\0';
+    return (long)h.len;
+}
+
+/* Compares an integer with a real exactly. Converting i to double would round
+ * beyond 2^53, so the real is split into its integer part (exact, as it is in
+ * range) and its fraction instead. */
+static int cmp_int_real(json_int_t i, double d)
+{
+    if (d != d)
+        return 2;
+    if (d >= 9223372036854775808.0)
+        return -1;
+    if (d < -9223372036854775808.0)
+        return 1;
+    json_int_t t = (json_int_t)d;
+    if (i != t)
+        return i < t ? -1 : 1;
+    double frac = d - (double)t;
+    return frac > 0 ? -1 : frac < 0 ? 1 : 0;
+}
+
+int capsa__json_num_cmp(const json_t *x, const json_t *y)
+{
+    if (json_is_integer(x) && json_is_integer(y)) {
+        json_int_t a = json_integer_value(x), b = json_integer_value(y);
+        return a < b ? -1 : a > b;
+    }
+    if (json_is_integer(x))
+        return cmp_int_real(json_integer_value(x), json_real_value(y));
+    if (json_is_integer(y)) {
+        int r = cmp_int_real(json_integer_value(y), json_real_value(x));
+        return r == 2 ? 2 : -r;
+    }
+    double a = json_real_value(x), b = json_real_value(y);
+    return a < b ? -1 : a > b ? 1 : a == b ? 0 : 2;
+}
+
+int capsa__json_equal(const json_t *x, const json_t *y, unsigned max_depth)
+{
+    if (json_is_number(x) || json_is_number(y))
+        return json_is_number(x) && json_is_number(y) && capsa__json_num_cmp(x, y) == 0;
+    if (json_typeof(x) != json_typeof(y))
+        return 0;
+    switch (json_typeof(x)) {
+    case JSON_STRING:
+        return json_string_length(x) == json_string_length(y) &&
+               memcmp(json_string_value(x), json_string_value(y), json_string_length(x)) == 0;
+    case JSON_ARRAY:
+        if (json_array_size(x) != json_array_size(y) || (json_array_size(x) && max_depth == 0))
+            return 0;
+        for (size_t i = 0; i < json_array_size(x); i++)
+            if (!capsa__json_equal(json_array_get(x, i), json_array_get(y, i), max_depth - 1))
+                return 0;
+        return 1;
+    case JSON_OBJECT:
+        if (json_object_size(x) != json_object_size(y) || (json_object_size(x) && max_depth == 0))
+            return 0;
+        for (void *it = json_object_iter((json_t *)x); it; it = json_object_iter_next((json_t *)x, it)) {
+            const json_t *w = json_object_getn(y, json_object_iter_key(it), json_object_iter_key_len(it));
+            if (!w || !capsa__json_equal(json_object_iter_value(it), w, max_depth - 1))
+                return 0;
+        }
+        return 1;
+    default:
+        return 1; /* null, true, false: the type says it all */
     }
 }

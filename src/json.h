@@ -1,6 +1,7 @@
 /* JSON text at the host's edges: the one strict parse of text from outside (a
  * guest's tool arguments, policy text, a caller's JSON), quoting of text that may
- * not be UTF-8, and a validator for JSON that is passed on, not parsed. */
+ * not be UTF-8, a validator for JSON that is passed on, not parsed, and the
+ * comparison of parsed values by value (numbers exactly across integer and real). */
 #ifndef CAPSA_JSON_H
 #define CAPSA_JSON_H
 
@@ -25,5 +26,27 @@ int capsa__json_quote(capsa__buf *b, const capsa_allocator *a, const char *s, si
  * whitespace around it), nested at most 512 deep. Unlike a parse, it accepts
  * numbers of any size: it checks the text, it does not convert it. */
 int capsa__json_valid(const char *text, size_t len);
+
+/* The length of the valid UTF-8 sequence (shortest form, no surrogate, at most
+ * U+10FFFF) at s[0..len), len > 0, or 0 when there is none. */
+size_t capsa__json_utf8_len(const unsigned char *s, size_t len);
+
+/* Writes the start of v's compact JSON text (JSON_ENCODE_ANY) into buf, at most
+ * size - 1 bytes and cut at a character boundary, NUL-terminated: a message can
+ * show a value without dumping all of a huge one. *cut tells whether the text
+ * was longer. Returns the length written, or -1 when jansson ran out of memory. */
+long capsa__json_head(const json_t *v, char *buf, size_t size, int *cut);
+
+/* Compares two JSON numbers (integer or real) by value, exactly: the integer 5
+ * equals the real 5.0, and the integer 9007199254740993 is greater than the real
+ * 9007199254740992.0. Returns -1, 0 or 1, or 2 when they do not compare (a NaN,
+ * which JSON text cannot hold). */
+int capsa__json_num_cmp(const json_t *x, const json_t *y);
+
+/* Deep equality by value: the same kind (all numbers are one kind, compared with
+ * capsa__json_num_cmp), strings byte by byte, arrays member by member, objects
+ * key by key whatever their order. Values nested deeper than max_depth levels
+ * compare unequal, so that the recursion is bounded. */
+int capsa__json_equal(const json_t *x, const json_t *y, unsigned max_depth);
 
 #endif

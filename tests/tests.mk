@@ -3,9 +3,14 @@
 
 TEST_BIN    := $(BUILD)/tests
 TEST_CFLAGS := -std=gnu11 -O1 -g -pthread $(WARN) $(SAN_FLAGS) -Iinclude -Itests/unit
-UNIT_TESTS  := test_api test_vfs test_fs test_policy test_tools
+UNIT_TESTS  := test_api test_vfs test_fs test_policy test_tools test_schema
 
 $(TEST_BIN)/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libcapsa.a
+	@mkdir -p $(TEST_BIN)
+	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
+
+# The JSON-Schema-Test-Suite's driver (tests/schema/run.sh runs it).
+$(TEST_BIN)/schema_suite: tests/schema/suite.c $(BUILD)/libcapsa.a
 	@mkdir -p $(TEST_BIN)
 	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
 
@@ -24,7 +29,8 @@ $(TEST_BIN)/dtoa_exact: tests/dtoa/dtoa_diff.c $(QJS)/.stamp
 -include tests/soak/soak.mk
 -include tests/wasi/wasi.mk
 
-TEST_PROGRAMS = $(UNIT_TESTS:%=$(TEST_BIN)/%) $(TEST_BIN)/dtoa_ref $(TEST_BIN)/dtoa_exact
+TEST_PROGRAMS = $(UNIT_TESTS:%=$(TEST_BIN)/%) $(TEST_BIN)/dtoa_ref $(TEST_BIN)/dtoa_exact \
+	$(TEST_BIN)/schema_suite
 -include tests/shell/shell.mk
 
 .PHONY: test test-build
