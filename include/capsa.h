@@ -312,8 +312,8 @@ CAPSA_API char *capsa_result_json(const capsa_result *r);
  * the code the tool gave.
  *
  * Every call is audited: one JSON line appended to /log/actions.jsonl in the
- * sandbox (the guest may read it, never change it) and handed to
- * capsa_options.on_audit: {"time","event":"tool_call","run","id","tool","args" (or
+ * sandbox (the guest may read that file, never write to it, not even append:
+ * every line there is the host's) and handed to capsa_options.on_audit: {"time","event":"tool_call","run","id","tool","args" (or
  * "args_bytes" and "args_sha256" with CAPSA_AUDIT_HASH_ARGS, or when the arguments
  * are not valid JSON),"decision":"allowed"|"denied","capability" (the pattern that
  * decided, or null),"reason" (when denied),"outcome":"ok"|"error"|"cancelled",
@@ -487,8 +487,9 @@ CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out);
  *   /workspace   read-write, the working directory
  *   /tmp         read-write
  *   /tools       read-only
- *   /log         append-only: the guest may read and append, never truncate,
- *                overwrite, create or remove
+ *   /log         append-only: the guest may read and append to files the host
+ *                put there, never truncate, overwrite, create or remove; the
+ *                audit log /log/actions.jsonl is read-only for it (EPERM)
  *   /dev/null    reads as empty, discards what is written
  * The functions below act as the host: the guest's permissions do not bind them,
  * the quotas do. Paths are absolute guest paths ("/workspace/a.txt"); ".." stops

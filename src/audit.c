@@ -1,7 +1,7 @@
 /* The audit trail of tool calls and runs: one JSON line per event, appended by the
- * host to /log/actions.jsonl (append-only for the guest: it can read its own trail,
- * never change it) and handed to the caller's audit callback; and SHA-256, for
- * arguments logged by hash. */
+ * host to /log/actions.jsonl (read-only for the guest: it can read its own trail,
+ * never add to it or change it, so every line there is the host's) and handed to
+ * the caller's audit callback; and SHA-256, for arguments logged by hash. */
 #include "audit.h"
 
 #include <string.h>
@@ -133,6 +133,9 @@ static capsa__vnode *audit_file(capsa_sandbox *sb, int *err)
                            CAPSA__VFS_HOST, &n);
     if (*err)
         return NULL;
+    /* The file is the host's: the guest may read it, and nothing else, whatever
+       /log lets it do with other files (the host may have made the file itself). */
+    capsa__vfs_set_guest_readonly(n);
     sb->audit_node = n;
     sb->audit_names = capsa__vfs_names(sb->vfs); /* after the creation it may have made */
     return n;

@@ -1,6 +1,6 @@
 /* The audit trail of tool calls and runs: one JSON line per event, appended by the
- * host to /log/actions.jsonl and handed to the caller's audit callback; and the
- * SHA-256 of arguments that are logged by hash. */
+ * host to /log/actions.jsonl (which the guest may read, never write) and handed to
+ * the caller's audit callback; and the SHA-256 of arguments that are logged by hash. */
 #ifndef CAPSA_AUDIT_H
 #define CAPSA_AUDIT_H
 

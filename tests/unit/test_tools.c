@@ -638,6 +638,31 @@ TEST(audit)
     capsa_sandbox_free(sb);
 }
 
+/* The trail in /log is the host's alone: the guest may read it, never add to it,
+ * so no line of it is the guest's, whole or glued to one of the host's. */
+TEST(audit_unforgeable)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
+    capsa_policy_add(sb, "echo", NULL, 0);
+    CHECK_STR(value_of(sb, "await echo({a: 1}); const fs = require('fs'); const out = [];"
+                           "for (const f of [() => fs.appendFileSync('/log/actions.jsonl', '{\"event\":\"forged\",'),"
+                           "  () => fs.appendFileSync('/log/actions.jsonl', '\\n{\"event\":\"forged\"}\\n'),"
+                           "  () => fs.promises.appendFile('/log/actions.jsonl', 'x')]) {"
+                           "  try { await f(); out.push('appended') } catch (e) { out.push(e.code) } }"
+                           "await echo({a: 2});"
+                           "const lines = fs.readFileSync('/log/actions.jsonl', 'utf8').split('\\n');"
+                           "return [out, lines.pop(), lines.every(l => JSON.parse(l).time)]"),
+              "[[\"EPERM\",\"EPERM\",\"EPERM\"],\"\",true]",
+              "appending is refused; every line is the host's and parses");
+    char *log = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_OK, "the log");
+    CHECK(log && !strstr(log, "forged"), "nothing of the guest's is in it");
+    capsa_free(log);
+    capsa_sandbox_free(sb);
+}
+
 /* ---- allocation failure ------------------------------------------------------------- */
 
 static test_fail_alloc failing = { -1, 0 };
@@ -709,6 +734,7 @@ int main(void)
     RUN(concurrency);
     RUN(step_mode);
     RUN(audit);
+    RUN(audit_unforgeable);
     RUN(no_reentry);
     RUN(allocation_failure);
     capsa_engine_free(engine);
