@@ -23,6 +23,8 @@
 enum { EXIT_OK = 0, EXIT_THREW = 1, EXIT_USAGE = 2, EXIT_LIMIT = 3 };
 
 #define MAX_INPUT (64u << 20)
+/* The most bytes one command appends to its --audit file (or stderr). */
+#define AUDIT_FILE_MAX (64u << 20)
 
 static const char usage_text[] =
     "usage: capsa run [options] FILE     run a JavaScript file\n"
@@ -86,7 +88,9 @@ static const char usage_text[] =
     "  --allow PATTERN allow the tools matching PATTERN, without constraints\n"
     "                  (\"math.add\", \"github/*\", \"**\"); repeatable\n"
     "  --audit FILE    append the audit trail (one JSON line per tool call and\n"
-    "                  run event, also in /log/actions.jsonl) to FILE; - : stderr\n"
+    "                  run event, also in /log/actions.jsonl) to FILE; - : stderr.\n"
+    "                  At most 64 MiB per command: past it, tool calls are\n"
+    "                  refused (audit_unavailable: the audit fails closed)\n"
     "  -h, --help      show this help\n"
     "  --version       print the version\n"
     "\n"
@@ -924,6 +928,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
             goto out;
         }
         opts.on_audit = write_audit;
+        opts.audit_max_bytes = AUDIT_FILE_MAX; /* fail closed past it, as /log does */
     }
     rc = capsa_sandbox_new(engine, &opts, &sb);
     if (rc != CAPSA_OK) {

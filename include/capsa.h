@@ -176,6 +176,24 @@ typedef struct capsa_options {
     uint32_t audit_flags;     /* CAPSA_AUDIT_* */
     capsa_audit_fn on_audit;  /* NULL: none */
     void *on_audit_ud;
+    /* Budgets of what a script's tool calls make the host keep (see "tools"). */
+    uint64_t tool_max_pending; /* bytes the host may hold for the calls of a run:
+                                  the arguments of calls not yet settled, their
+                                  audit copies, and the results the script has
+                                  not taken yet; a call or a result that would go
+                                  over it fails with resource_exhausted and its
+                                  bytes are freed at once; default memory_limit,
+                                  at least 64 MiB */
+    uint32_t tool_max_denials; /* calls of one run that may be refused (denied,
+                                  unknown tool, bad arguments, over a budget);
+                                  after them every further call of the run fails
+                                  at once with resource_exhausted, audited by one
+                                  summary line; default 1000 */
+    uint64_t audit_max_bytes;  /* bytes of audit lines, each counted with one more
+                                  for its newline, that on_audit may get over the
+                                  sandbox's life; past it calls are refused with
+                                  audit_unavailable and other lines are dropped;
+                                  0: no limit */
 } capsa_options;
 
 /* The most stack a sandbox's JS code can have: the guest's shadow stack is 1 MiB,
@@ -311,16 +329,26 @@ CAPSA_API char *capsa_result_json(const capsa_result *r);
  * result_too_large, timeout, tool_error, resource_exhausted, audit_unavailable, or
  * the code the tool gave.
  *
+ * What the calls of a run make the host keep is bounded: at most 1024 calls in
+ * flight; tool_max_pending bytes of their arguments, audit lines and results the
+ * script has not taken yet (a call or a result over it fails with
+ * resource_exhausted, its bytes freed); and tool_max_denials refused calls, after
+ * which every further call of the run fails at once with resource_exhausted.
+ *
  * Every call is audited: one JSON line appended to /log/actions.jsonl in the
- * sandbox (the guest may read it, never change it) and handed to
- * capsa_options.on_audit: {"time","event":"tool_call","run","id","tool","args" (or
- * "args_bytes" and "args_sha256" with CAPSA_AUDIT_HASH_ARGS, or when the arguments
- * are not valid JSON),"decision":"allowed"|"denied","capability" (the pattern that
- * decided, or null),"reason" (when denied),"outcome":"ok"|"error"|"cancelled",
- * "error_code","result_bytes","duration_ms"}; and the lifecycle of runs:
- * "run_start", "run_end" (status, wall_ms, tool_calls) and "limit" (time, fuel,
- * trap). Fail closed: a call the log has no room for (filesystem quota) is refused
- * with audit_unavailable before its tool runs. */
+ * sandbox (the guest may read that file, never write to it, not even append: every
+ * line there is the host's) and handed to capsa_options.on_audit:
+ * {"time","event":"tool_call","run","id","tool","args" (or "args_bytes" and
+ * "args_sha256" with CAPSA_AUDIT_HASH_ARGS, when the arguments are not valid JSON,
+ * and when a denied call's are over 4 KiB),"decision":"allowed"|"denied",
+ * "capability" (the pattern that decided, or null),"reason" (when denied),
+ * "outcome":"ok"|"error"|"cancelled","error_code","result_bytes","duration_ms"};
+ * the lifecycle of runs: "run_start", "run_end" (status, wall_ms, tool_calls, and
+ * tool_calls_unaudited when some were refused without a line) and "limit" (time,
+ * fuel, trap); and "tool_denials" (denied, message) once a run's refusals reach
+ * tool_max_denials. Fail closed: a call the trail has no room for (the log at its
+ * filesystem quota, or on_audit at audit_max_bytes) is refused with
+ * audit_unavailable before its tool runs. */
 
 typedef struct capsa_tool_call {
     size_t struct_size;  /* set by whoever fills it: sizeof(capsa_tool_call) */
@@ -344,7 +372,9 @@ typedef void (*capsa_tool_fn)(void *ud, const capsa_tool_call *call, capsa_tool_
 
 /* The call's result: json[0..len), one JSON value (copied). Over
  * capsa_options.tool_max_result: CAPSA_ETOOBIG, and the script gets
- * result_too_large; not valid JSON: CAPSA_EINVAL, and it gets invalid_result. */
+ * result_too_large; not valid JSON: CAPSA_EINVAL, and it gets invalid_result; over
+ * what capsa_options.tool_max_pending leaves (results the script has not taken
+ * fill it): CAPSA_ETOOBIG, not copied, and it gets resource_exhausted. */
 CAPSA_API int capsa_tool_reply_json(capsa_tool_reply *reply, const char *json, size_t len);
 
 /* The call failed: the script gets a ToolError with this code ([A-Za-z0-9_], at most
@@ -465,10 +495,10 @@ CAPSA_API int capsa_pending_call(const capsa_sandbox *sb, size_t i, capsa_tool_c
 CAPSA_API double capsa_pending_timer_ms(const capsa_sandbox *sb);
 
 /* Settles pending call id with the result json[0..len) (copied). CAPSA_ENOENT when
- * no such call waits (settled, timed out, or from another run). Not valid JSON, or
- * over tool_max_result: the call is settled anyway (the script gets
- * invalid_result or result_too_large) and the answer is CAPSA_EINVAL or
- * CAPSA_ETOOBIG. */
+ * no such call waits (settled, timed out, or from another run). Not valid JSON,
+ * over tool_max_result, or over what tool_max_pending leaves: the call is settled
+ * anyway (the script gets invalid_result, result_too_large or resource_exhausted)
+ * and the answer is CAPSA_EINVAL or CAPSA_ETOOBIG. */
 CAPSA_API int capsa_call_resolve(capsa_sandbox *sb, uint64_t id, const char *json, size_t len);
 
 /* Settles pending call id as failed, as capsa_tool_reply_error does. */
@@ -487,8 +517,9 @@ CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out);
  *   /workspace   read-write, the working directory
  *   /tmp         read-write
  *   /tools       read-only
- *   /log         append-only: the guest may read and append, never truncate,
- *                overwrite, create or remove
+ *   /log         append-only: the guest may read and append to files the host
+ *                put there, never truncate, overwrite, create or remove; the
+ *                audit log /log/actions.jsonl is read-only for it (EPERM)
  *   /dev/null    reads as empty, discards what is written
  * The functions below act as the host: the guest's permissions do not bind them,
  * the quotas do. Except past a symlink (one the guest may have planted): a write,

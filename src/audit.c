@@ -1,7 +1,8 @@
 /* The audit trail of tool calls and runs: one JSON line per event, appended by the
- * host to /log/actions.jsonl (append-only for the guest: it can read its own trail,
- * never change it) and handed to the caller's audit callback; and SHA-256, for
- * arguments logged by hash. */
+ * host to /log/actions.jsonl (read-only for the guest: it can read its own trail,
+ * never add to it or change it, so every line there is the host's) and handed to
+ * the caller's audit callback, up to audit_max_bytes; and SHA-256, for arguments
+ * logged by hash. */
 #include "audit.h"
 
 #include <string.h>
@@ -10,6 +11,9 @@
 #include "sandbox.h"
 
 #define AUDIT_PATH "/log/actions.jsonl"
+/* Room of the callback's audit_max_bytes that calls may not take: kept for the
+   lines of runs (their end, a limit, a summary of denials). */
+#define AUDIT_RESERVE (16u << 10)
 
 /* ---- SHA-256 (FIPS 180-4) ---------------------------------------------------------- */
 
@@ -133,6 +137,9 @@ static capsa__vnode *audit_file(capsa_sandbox *sb, int *err)
                            CAPSA__VFS_HOST, &n);
     if (*err)
         return NULL;
+    /* The file is the host's: the guest may read it, and nothing else, whatever
+       /log lets it do with other files (the host may have made the file itself). */
+    capsa__vfs_set_guest_readonly(n);
     sb->audit_node = n;
     sb->audit_names = capsa__vfs_names(sb->vfs); /* after the creation it may have made */
     return n;
@@ -145,14 +152,25 @@ void capsa__audit_close(capsa_sandbox *sb)
     sb->audit_node = NULL;
 }
 
-int capsa__audit_room(capsa_sandbox *sb, uint64_t need)
+/* Whether the callback may get `need` more bytes, keeping `keep` of its budget. */
+static int callback_room(const capsa_sandbox *sb, uint64_t need, uint64_t keep)
 {
+    uint64_t max = sb->opts.audit_max_bytes;
+    return !max || (sb->audit_sent <= max && need <= max - sb->audit_sent &&
+                    keep <= max - sb->audit_sent - need);
+}
+
+const char *capsa__audit_no_room(capsa_sandbox *sb, uint64_t need)
+{
+    if (sb->opts.on_audit && !callback_room(sb, need, AUDIT_RESERVE))
+        return "the audit callback reached its audit_max_bytes";
     if (sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE)
-        return 1;
+        return NULL;
+    static const char full[] = "the audit log /log/actions.jsonl is at the filesystem quota";
     int err;
     capsa__vnode *n = audit_file(sb, &err);
     if (!n)
-        return 0; /* no room for the file itself (entries quota), or no /log */
+        return full; /* no room for the file itself (entries quota), or no /log */
     capsa__vfs_quota q;
     capsa__vfs_quota_get(sb->vfs, &q);
     uint64_t bytes, entries;
@@ -160,15 +178,25 @@ int capsa__audit_room(capsa_sandbox *sb, uint64_t need)
     capsa__vfs_stat st;
     capsa__vfs_stat_node(n, &st);
     return bytes <= q.max_bytes && need <= q.max_bytes - bytes && st.size <= q.max_file &&
-           need <= q.max_file - st.size;
+                   need <= q.max_file - st.size
+               ? NULL
+               : full;
 }
 
-int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len)
+int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len, int event)
 {
-    if (sb->opts.on_audit)
-        sb->opts.on_audit(sb->opts.on_audit_ud, line, len);
+    int dropped = 0;
+    if (sb->opts.on_audit) {
+        if (callback_room(sb, (uint64_t)len + 1, event ? 0 : AUDIT_RESERVE)) {
+            sb->audit_sent += (uint64_t)len + 1;
+            sb->opts.on_audit(sb->opts.on_audit_ud, line, len);
+        } else {
+            sb->audit_dropped++;
+            dropped = 1;
+        }
+    }
     if (sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE)
-        return 0;
+        return dropped ? -1 : 0;
     int err;
     capsa__vnode *n = audit_file(sb, &err);
     uint64_t end;
@@ -190,7 +218,7 @@ int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len)
         sb->audit_dropped++;
         return -1;
     }
-    return 0;
+    return dropped ? -1 : 0;
 }
 
 void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, const char *extra)
@@ -208,7 +236,7 @@ void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, cons
     }
     rc = rc ? rc : capsa__buf_append(&b, sb->alloc, "}", 1);
     if (rc == 0)
-        capsa__audit_line(sb, b.data, b.len);
+        capsa__audit_line(sb, b.data, b.len, 1);
     else
         sb->audit_dropped++;
     capsa__buf_free(&b, sb->alloc);

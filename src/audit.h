@@ -1,5 +1,6 @@
 /* The audit trail of tool calls and runs: one JSON line per event, appended by the
- * host to /log/actions.jsonl and handed to the caller's audit callback; and the
+ * host to /log/actions.jsonl (which the guest may read, never write) and handed to
+ * the caller's audit callback (up to capsa_options.audit_max_bytes); and the
  * SHA-256 of arguments that are logged by hash. */
 #ifndef CAPSA_AUDIT_H
 #define CAPSA_AUDIT_H
@@ -12,12 +13,16 @@
 #include "json.h"
 
 /* Appends one JSON line (line[0..len), no newline) to /log/actions.jsonl (unless
- * disabled) and hands it to the audit callback. Returns 0, or -1 when the log
- * file could not take it (the callback still gets it). Run's thread only. */
-int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len);
+ * disabled) and hands it to the audit callback, unless that would go over the
+ * callback's audit_max_bytes (a call's line, event 0, also over the room kept for
+ * the lines of runs, event 1). Returns 0, or -1 when the file or the callback did
+ * not get it (counted in audit_dropped). Run's thread only. */
+int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len, int event);
 
-/* Whether the log can take `need` more bytes under the filesystem's quotas. */
-int capsa__audit_room(capsa_sandbox *sb, uint64_t need);
+/* NULL when the trail can take a call's line of `need` bytes and still keep room
+ * for the lines of the run's end; else why not, as a static phrase: the log at the
+ * filesystem's quotas, or the callback at its audit_max_bytes. */
+const char *capsa__audit_no_room(capsa_sandbox *sb, uint64_t need);
 
 /* Releases the log file the sandbox holds open (before its filesystem is freed). */
 void capsa__audit_close(capsa_sandbox *sb);

@@ -480,8 +480,12 @@ static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
             capsa__buf_free(&msg, sb->alloc);
             capsa__audit_event(sb, "limit", sb->runs, extra);
         }
-        snprintf(extra, sizeof(extra), "\"status\":\"%s\",\"wall_ms\":%.3f,\"tool_calls\":%llu",
-                 capsa_errname(rc), r->stats.wall_ms, (unsigned long long)r->stats.tool_calls);
+        int n = snprintf(extra, sizeof(extra), "\"status\":\"%s\",\"wall_ms\":%.3f,\"tool_calls\":%llu",
+                         capsa_errname(rc), r->stats.wall_ms, (unsigned long long)r->stats.tool_calls);
+        uint64_t unaudited = capsa__tools_calls_unaudited(sb->tools);
+        if (unaudited && n > 0 && (size_t)n < sizeof(extra))
+            snprintf(extra + n, sizeof(extra) - (size_t)n, ",\"tool_calls_unaudited\":%llu",
+                     (unsigned long long)unaudited);
         capsa__audit_event(sb, "run_end", sb->runs, extra);
     }
     switch (rc) {

@@ -48,7 +48,8 @@ struct capsa_sandbox {
     capsa_result result;
     char errmsg[1024];
     capsa__tools *tools;   /* registry, policy, calls in flight */
-    uint64_t audit_dropped; /* audit lines the log could not take */
+    uint64_t audit_dropped; /* audit lines the log or the callback could not take */
+    uint64_t audit_sent;    /* bytes handed to on_audit, for audit_max_bytes */
     capsa__vnode *audit_node; /* /log/actions.jsonl, held while the names stay */
     uint64_t audit_names;     /* capsa__vfs_names when audit_node was looked up */
     uint64_t runs;          /* runs started, numbering them in the audit */

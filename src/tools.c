@@ -25,6 +25,9 @@
 #define DEFAULT_CALL_TIMEOUT_MS 30000
 #define DEFAULT_MAX_ARGS (1u << 20)
 #define DEFAULT_MAX_RESULT (16u << 20)
+#define DEFAULT_MAX_DENIALS 1000
+#define DENIED_ARGS_MAX 4096 /* bytes of a denied call's arguments logged whole */
+#define MIN_DEFAULT_PENDING (64u << 20)
 #define MAX_MESSAGE 4096 /* bytes of a tool's error message kept */
 #define MAX_CODE 48      /* bytes of an error code */
 
@@ -54,6 +57,10 @@ typedef struct call {
     int out_static;
     char code[MAX_CODE]; /* the error's code, for the audit */
     capsa__buf audit;    /* the audit line's head, written when the outcome is known */
+    /* Bytes of the call counted in the tools' `held`: of its arguments and audit
+       line (changed by the run's thread only), and of its outcome (changed by
+       whoever sets it: the worker running the call, else the run's thread). */
+    uint64_t charged, out_charged;
     struct call *next;   /* in the work queue or the done queue */
 } call;
 
@@ -79,11 +86,17 @@ struct capsa__tools {
     size_t n_calls;
     call *offered;     /* what tool_next offered */
     uint32_t next_id;
-    uint64_t held;     /* bytes of arguments held by calls */
     uint64_t run, calls_made;
+    uint64_t denials;    /* calls of the run refused so far */
+    uint64_t unaudited;  /* calls refused at once after the denials ran out */
     uint64_t wake_ns;
     call **snap;       /* capsa_pending_*: the external calls at the last return */
     size_t n_snap;
+
+    /* Any thread (atomic): bytes the calls hold, arguments, audit copies and
+       results, bounded by max_pending (their `charged`, and results being
+       handed over by a reply). */
+    uint64_t held;
 };
 
 static const char oom_outcome[] = "{\"code\":\"out_of_memory\",\"message\":\"the host ran out of memory\"}";
@@ -112,21 +125,79 @@ static uint64_t max_result(const capsa__tools *t)
     return t->sb->opts.tool_max_result ? t->sb->opts.tool_max_result : DEFAULT_MAX_RESULT;
 }
 
-static void call_free(const capsa_allocator *a, call *c)
+static uint64_t max_denials(const capsa__tools *t)
+{
+    return t->sb->opts.tool_max_denials ? t->sb->opts.tool_max_denials : DEFAULT_MAX_DENIALS;
+}
+
+/* The budget of held bytes: tool_max_pending, or by default the guest's memory
+   limit (the script could not hold more at once either), at least 64 MiB (so that
+   a small guest's concurrent calls do not lose results that arrive together). */
+static uint64_t max_pending(const capsa__tools *t)
+{
+    uint64_t mem = t->sb->opts.memory_limit;
+    if (t->sb->opts.tool_max_pending)
+        return t->sb->opts.tool_max_pending;
+    return mem > MIN_DEFAULT_PENDING ? mem : MIN_DEFAULT_PENDING;
+}
+
+/* Counts n more bytes as held, if the budget has room: 0, or -1 (nothing counted). */
+static int reserve(capsa__tools *t, uint64_t n)
+{
+    uint64_t now = __atomic_add_fetch(&t->held, n, __ATOMIC_RELAXED);
+    if (now > max_pending(t) || now < n) {
+        __atomic_sub_fetch(&t->held, n, __ATOMIC_RELAXED);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(capsa__tools *t, uint64_t n)
+{
+    __atomic_sub_fetch(&t->held, n, __ATOMIC_RELAXED);
+}
+
+/* Counts `now` bytes instead of the *charged ones. Never refused: what a call may
+   grow to was reserved when it was made, and results reserve their bytes before
+   they are copied. */
+static void recharge(capsa__tools *t, uint64_t *charged, uint64_t now)
+{
+    if (now > *charged)
+        __atomic_add_fetch(&t->held, now - *charged, __ATOMIC_RELAXED);
+    else
+        release(t, *charged - now);
+    *charged = now;
+}
+
+/* Counts what c's arguments and audit line hold now (run's thread). */
+static void charge_call(capsa__tools *t, call *c)
+{
+    recharge(t, &c->charged, (c->args ? c->args_len + 1 : 0) + c->audit.cap);
+}
+
+/* Counts what c's outcome holds now (whoever set it). */
+static void charge_out(capsa__tools *t, call *c)
+{
+    recharge(t, &c->out_charged, c->out && !c->out_static ? c->out_len + 1 : 0);
+}
+
+static void call_free(capsa__tools *t, call *c)
 {
     if (!c)
         return;
-    capsa__free(a, c->args);
+    release(t, c->charged + c->out_charged);
+    capsa__free(t->a, c->args);
     if (!c->out_static)
-        capsa__free(a, c->out);
-    capsa__buf_free(&c->audit, a);
-    capsa__free(a, c);
+        capsa__free(t->a, c->out);
+    capsa__buf_free(&c->audit, t->a);
+    capsa__free(t->a, c);
 }
 
 /* Sets c's outcome to the error {code, message} (message[0..mlen)). */
-static void set_error(const capsa_allocator *a, call *c, const char *code, const char *message,
+static void set_error(capsa__tools *t, call *c, const char *code, const char *message,
                       size_t mlen)
 {
+    const capsa_allocator *a = t->a;
     if (!c->out_static)
         capsa__free(a, c->out);
     c->out = NULL;
@@ -146,23 +217,24 @@ static void set_error(const capsa_allocator *a, call *c, const char *code, const
         c->out = (char *)oom_outcome;
         c->out_len = sizeof(oom_outcome) - 1;
         c->out_static = 1;
-        return;
+    } else {
+        c->out = b.data;
+        c->out_len = b.len;
     }
-    c->out = b.data;
-    c->out_len = b.len;
+    charge_out(t, c);
 }
 
-static void set_errorf(const capsa_allocator *a, call *c, const char *code, const char *fmt, ...)
+static void set_errorf(capsa__tools *t, call *c, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-static void set_errorf(const capsa_allocator *a, call *c, const char *code, const char *fmt, ...)
+static void set_errorf(capsa__tools *t, call *c, const char *code, const char *fmt, ...)
 {
     char msg[CAPSA__POLICY_MSG_MAX + 256];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    set_error(a, c, code, msg, n < 0 ? 0 : (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+    set_error(t, c, code, msg, n < 0 ? 0 : (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
 }
 
 /* Whether code is a usable error code: 1 to MAX_CODE - 1 bytes of [a-z0-9_]. */
@@ -187,37 +259,58 @@ struct capsa_tool_reply {
     int ok;
     char *out;
     size_t len;
+    uint64_t reserved; /* bytes of out counted in the tools' `held` */
     char code[MAX_CODE];
     char *message;
     size_t message_len;
 };
+
+/* Fails reply r with code and the message msg[0..n) (copied; cut at MAX_MESSAGE). */
+static void reply_fail(capsa_tool_reply *r, const char *code, const char *msg, size_t n)
+{
+    snprintf(r->code, sizeof(r->code), "%s", code);
+    if (n > MAX_MESSAGE)
+        n = MAX_MESSAGE;
+    r->message = capsa__strndup(r->t->a, msg, n);
+    r->message_len = r->message ? n : 0;
+}
 
 CAPSA_API int capsa_tool_reply_json(capsa_tool_reply *r, const char *json, size_t len)
 {
     if (!r || r->done || (!json && len))
         return CAPSA_EINVAL;
     r->done = 1;
+    char msg[320];
     if (len > max_result(r->t)) {
-        snprintf(r->code, sizeof(r->code), "result_too_large");
-        char msg[160];
         int n = snprintf(msg, sizeof(msg), "the tool's result of %zu bytes is over the limit of %llu bytes",
                          len, (unsigned long long)max_result(r->t));
-        r->message = capsa__strndup(r->t->a, msg, (size_t)n);
-        r->message_len = r->message ? (size_t)n : 0;
+        reply_fail(r, "result_too_large", msg, (size_t)n);
         return CAPSA_ETOOBIG;
     }
     if (!capsa__json_valid(json ? json : "", len)) {
-        snprintf(r->code, sizeof(r->code), "invalid_result");
-        static const char msg[] = "the tool's result is not valid JSON";
-        r->message = capsa__strndup(r->t->a, msg, sizeof(msg) - 1);
-        r->message_len = r->message ? sizeof(msg) - 1 : 0;
+        static const char bad[] = "the tool's result is not valid JSON";
+        reply_fail(r, "invalid_result", bad, sizeof(bad) - 1);
         return CAPSA_EINVAL;
+    }
+    /* Counted before it is copied, so that results the script does not take
+       cannot pile up on the host beyond the budget. */
+    if (reserve(r->t, (uint64_t)len + 1) != 0) {
+        int n = snprintf(msg, sizeof(msg),
+                         "the tool's result of %zu bytes was dropped: the host already holds %llu "
+                         "bytes of this run's calls and results the script has not taken, and its "
+                         "budget is %llu bytes (tool_max_pending)",
+                         len, (unsigned long long)__atomic_load_n(&r->t->held, __ATOMIC_RELAXED),
+                         (unsigned long long)max_pending(r->t));
+        reply_fail(r, "resource_exhausted", msg, (size_t)n);
+        return CAPSA_ETOOBIG;
     }
     r->out = capsa__strndup(r->t->a, json ? json : "", len);
     if (!r->out) {
+        release(r->t, (uint64_t)len + 1);
         snprintf(r->code, sizeof(r->code), "out_of_memory");
         return CAPSA_ENOMEM;
     }
+    r->reserved = (uint64_t)len + 1;
     r->ok = 1;
     r->len = len;
     return CAPSA_OK;
@@ -228,14 +321,9 @@ CAPSA_API int capsa_tool_reply_error(capsa_tool_reply *r, const char *code, cons
     if (!r || r->done)
         return CAPSA_EINVAL;
     r->done = 1;
-    snprintf(r->code, sizeof(r->code), "%s", code && valid_code(code) ? code : "tool_error");
     if (!message)
         message = "the tool failed";
-    size_t n = strlen(message);
-    if (n > MAX_MESSAGE)
-        n = MAX_MESSAGE;
-    r->message = capsa__strndup(r->t->a, message, n);
-    r->message_len = r->message ? n : 0;
+    reply_fail(r, code && valid_code(code) ? code : "tool_error", message, strlen(message));
     return CAPSA_OK;
 }
 
@@ -270,11 +358,23 @@ static void apply_reply(capsa__tools *t, call *c, capsa_tool_reply *r)
         c->out_static = 0;
         c->ok = 1;
         c->code[0] = '\0';
+        c->out_charged += r->reserved; /* the result's bytes now belong to c */
+        charge_out(t, c);
     } else if (r->done && r->code[0]) {
-        set_error(t->a, c, r->code, r->message ? r->message : "the tool failed",
+        set_error(t, c, r->code, r->message ? r->message : "the tool failed",
                   r->message ? r->message_len : 15);
     } else {
-        set_errorf(t->a, c, "tool_error", "tool '%s' gave no result", c->tool->name);
+        set_errorf(t, c, "tool_error", "tool '%s' gave no result", c->tool->name);
+    }
+    capsa__free(t->a, r->message);
+}
+
+/* Frees what a reply that nobody wants any more holds. */
+static void discard_reply(capsa__tools *t, capsa_tool_reply *r)
+{
+    if (r->ok) {
+        capsa__free(t->a, r->out);
+        release(t, r->reserved);
     }
     capsa__free(t->a, r->message);
 }
@@ -310,7 +410,7 @@ static void *worker_main(void *arg)
             t->work_tail = NULL;
         if (c->abandoned) {
             pthread_mutex_unlock(&t->lock);
-            call_free(t->a, c);
+            call_free(t, c);
             pthread_mutex_lock(&t->lock);
             continue;
         }
@@ -321,10 +421,8 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&t->lock);
         if (c->abandoned) {
             pthread_mutex_unlock(&t->lock);
-            if (r.ok)
-                capsa__free(t->a, r.out);
-            capsa__free(t->a, r.message);
-            call_free(t->a, c);
+            discard_reply(t, &r);
+            call_free(t, c);
             pthread_mutex_lock(&t->lock);
             continue;
         }
@@ -412,10 +510,9 @@ static void drop_calls(capsa__tools *t)
     t->done_head = t->done_tail = NULL;
     pthread_mutex_unlock(&t->lock);
     for (size_t i = 0; i < t->n_calls; i++)
-        call_free(t->a, t->calls[i]);
+        call_free(t, t->calls[i]);
     t->n_calls = 0;
     t->offered = NULL;
-    t->held = 0;
     t->n_snap = 0;
     t->wake_ns = 0;
 }
@@ -433,7 +530,7 @@ void capsa__tools_free(capsa__tools *t)
         pthread_join(t->threads[i], NULL);
     for (call *c = t->work_head; c;) {
         call *next = c->next;
-        call_free(t->a, c);
+        call_free(t, c);
         c = next;
     }
     pthread_mutex_destroy(&t->lock);
@@ -730,15 +827,32 @@ void capsa__tools_set_wake(capsa__tools *t, uint64_t wake_ns)
 
 /* ---- calls ----------------------------------------------------------------------------- */
 
-/* Begins c's audit line: who, what, and the decision. */
+static void audit_head_text(capsa__tools *t, call *c, const char *name, size_t name_len,
+                            const char *args, size_t args_len, const char *decision,
+                            const char *capability, const char *reason, json_t *parsed);
+
+/* Begins c's audit line: who, what, and the decision. The arguments are logged
+ * as their size and SHA-256 instead when asked (CAPSA_AUDIT_HASH_ARGS), when they
+ * are not JSON (parsed NULL), and when a denied call's are over DENIED_ARGS_MAX:
+ * a script that floods the host with refused calls does not get to copy their
+ * arguments into the trail. */
 static void audit_head(capsa__tools *t, call *c, const char *name, size_t name_len,
                        const char *args, size_t args_len, const char *decision,
                        const char *capability, const char *reason, json_t *parsed)
 {
+    if (parsed && strcmp(decision, "denied") == 0 && args_len > DENIED_ARGS_MAX)
+        parsed = NULL;
+    if (!(t->sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE) || t->sb->opts.on_audit) /* a reader */
+        audit_head_text(t, c, name, name_len, args, args_len, decision, capability, reason, parsed);
+    charge_call(t, c);
+}
+
+static void audit_head_text(capsa__tools *t, call *c, const char *name, size_t name_len,
+                            const char *args, size_t args_len, const char *decision,
+                            const char *capability, const char *reason, json_t *parsed)
+{
     const capsa_allocator *a = t->a;
     capsa__buf *b = &c->audit;
-    if ((t->sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE) && !t->sb->opts.on_audit)
-        return; /* nobody reads the trail */
     int rc = capsa__buf_append(b, a, "{\"time\":", 8);
     rc = rc ? rc : capsa__audit_time(b, a);
     rc = rc ? rc : capsa__buf_append_str(b, a, ",\"event\":\"tool_call\",\"run\":");
@@ -807,12 +921,12 @@ static void audit_finish(capsa__tools *t, call *c, const char *outcome_override)
     rc = rc ? rc : capsa__buf_append_u64(b, a, us / 1000u);
     rc = rc ? rc : capsa__buf_append(b, a, ms, sizeof(ms));
     rc = rc ? rc : capsa__buf_append(b, a, "}", 1);
-    if (rc) {
+    if (rc)
         t->sb->audit_dropped++;
-        return;
-    }
-    capsa__audit_line(t->sb, b->data, b->len);
+    else
+        capsa__audit_line(t->sb, b->data, b->len, 0);
     capsa__buf_free(b, a);
+    charge_call(t, c);
 }
 
 /* Adds c to the run's table. */
@@ -837,21 +951,56 @@ static void table_remove(capsa__tools *t, call *c)
     }
 }
 
-/* Records a refused call: its error is its outcome, ready at once. */
-static int32_t refuse(capsa__tools *t, call *c)
+/* Queues c's outcome for the guest: it is ready at once. */
+static int32_t ready_now(capsa__tools *t, call *c)
 {
-    audit_finish(t, c, NULL);
     pthread_mutex_lock(&t->lock);
     push_done(t, c);
     pthread_mutex_unlock(&t->lock);
     return (int32_t)c->id;
 }
 
+/* Records a refused call: its error is its outcome, ready at once. The run's
+ * refusals are counted; the one that spends the last of tool_max_denials is
+ * followed by a summary line, since the calls after it get none of their own. */
+static int32_t refuse(capsa__tools *t, call *c)
+{
+    audit_finish(t, c, NULL);
+    if (++t->denials == max_denials(t)) {
+        char extra[400];
+        snprintf(extra, sizeof(extra),
+                 "\"denied\":%llu,\"message\":\"%llu calls of this run were refused: every further "
+                 "call of the run fails with resource_exhausted, without a line of its own (run_end "
+                 "counts them as tool_calls_unaudited)\"",
+                 (unsigned long long)t->denials, (unsigned long long)t->denials);
+        capsa__audit_event(t->sb, "tool_denials", t->run, extra);
+    }
+    return ready_now(t, c);
+}
+
+/* The run's refusals are spent: c fails at once, unchecked and unaudited. */
+static int32_t refuse_unaudited(capsa__tools *t, call *c)
+{
+    c->audited = 1;
+    t->unaudited++;
+    set_errorf(t, c, "resource_exhausted",
+               "this run already had %llu tool calls refused: its further calls are refused "
+               "without being checked", (unsigned long long)t->denials);
+    return ready_now(t, c);
+}
+
+/* What a call may hold before its outcome: its arguments, their copy in its audit
+ * line (or what the line says instead), and the line's other fields. */
+static uint64_t call_reserve(size_t args_len)
+{
+    return 2 * (uint64_t)args_len + 1024 + CAPSA__POLICY_MSG_MAX;
+}
+
 int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, const char *args,
                           size_t args_len)
 {
     const capsa_allocator *a = t->a;
-    if (t->n_calls >= CAPSA__TOOLS_MAX_CALLS || t->held > CAPSA__TOOLS_MAX_HELD)
+    if (t->n_calls >= CAPSA__TOOLS_MAX_CALLS)
         return CAPSA_TOOL_EBUSY;
     call *c = capsa__malloc(a, sizeof(*c));
     if (!c)
@@ -868,29 +1017,45 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
     if (name_len > CAPSA__TOOL_NAME_MAX)
         name_len = CAPSA__TOOL_NAME_MAX + 1; /* enough to say it is too long */
 
+    if (t->denials >= max_denials(t))
+        return refuse_unaudited(t, c);
     if (args_len > max_args(t)) {
         audit_head(t, c, name, name_len, args, args_len, "denied", NULL, "arguments too large",
                    NULL);
-        set_errorf(a, c, "invalid_arguments",
+        set_errorf(t, c, "invalid_arguments",
                    "the arguments (%zu bytes of JSON) are over the limit of %llu bytes", args_len,
                    (unsigned long long)max_args(t));
         return refuse(t, c);
     }
+    /* Counted before anything is copied: calls whose outcomes the script does not
+       take cannot pile up on the host beyond the budget. */
+    uint64_t need = call_reserve(args_len);
+    if (reserve(t, need) != 0) {
+        audit_head(t, c, name, name_len, args, args_len, "denied", NULL,
+                   "over the host's budget of bytes held for tool calls", NULL);
+        set_errorf(t, c, "resource_exhausted",
+                   "the call was refused: the host already holds %llu bytes of this run's calls "
+                   "and results the script has not taken, and its budget is %llu bytes "
+                   "(tool_max_pending)",
+                   (unsigned long long)__atomic_load_n(&t->held, __ATOMIC_RELAXED),
+                   (unsigned long long)max_pending(t));
+        return refuse(t, c);
+    }
+    c->charged = need; /* until audit_head counts what it holds */
     c->args = capsa__strndup(a, args, args_len);
     if (!c->args) {
         table_remove(t, c);
-        call_free(a, c);
+        call_free(t, c);
         return CAPSA_TOOL_EBUSY;
     }
     c->args_len = args_len;
-    t->held += args_len;
 
     tool *tl = name_len <= CAPSA__TOOL_NAME_MAX ? find_tool(t, name, name_len) : NULL;
     if (!tl) {
         audit_head(t, c, name, name_len, args, args_len, "denied", NULL, "unknown tool", NULL);
         capsa__buf quoted = { 0 };
         capsa__json_quote(&quoted, a, name, name_len > 200 ? 200 : name_len);
-        set_errorf(a, c, "unknown_tool", "No tool named %s is registered",
+        set_errorf(t, c, "unknown_tool", "No tool named %s is registered",
                    quoted.data ? quoted.data : "?");
         capsa__buf_free(&quoted, a);
         return refuse(t, c);
@@ -907,16 +1072,16 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
         audit_head(t, c, tl->name, strlen(tl->name), args, args_len, "denied", NULL,
                    "invalid arguments", NULL);
         if (!parsed && json_error_code(&jerr) == json_error_numeric_overflow)
-            set_errorf(a, c, "invalid_arguments",
+            set_errorf(t, c, "invalid_arguments",
                        "the arguments of '%s' hold a number the host cannot compare exactly "
                        "(integers must fit in 64 bits, reals in a double): %s; pass it as a string",
                        tl->name, jerr.text);
         else if (!parsed)
-            set_errorf(a, c, "invalid_arguments",
+            set_errorf(t, c, "invalid_arguments",
                        "the arguments of '%s' are not strict JSON: %s (line %d, column %d)",
                        tl->name, jerr.text, jerr.line, jerr.column);
         else
-            set_errorf(a, c, "invalid_arguments", "the arguments of '%s' must be a JSON object",
+            set_errorf(t, c, "invalid_arguments", "the arguments of '%s' must be a JSON object",
                        tl->name);
         json_decref(parsed);
         return refuse(t, c);
@@ -929,20 +1094,21 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
         audit_head(t, c, tl->name, strlen(tl->name), args, args_len, "denied", pattern, d.message,
                    parsed);
         json_decref(parsed);
-        set_error(a, c, "permission_denied", d.message, strlen(d.message));
+        set_error(t, c, "permission_denied", d.message, strlen(d.message));
         return refuse(t, c);
     }
     audit_head(t, c, tl->name, strlen(tl->name), args, args_len, "allowed", pattern, NULL,
                parsed);
     json_decref(parsed);
-    /* Fail closed: a call the audit log could not record does not happen. */
-    if (!capsa__audit_room(t->sb, (c->audit.data ? c->audit.len : c->args_len) + 512)) {
+    /* Fail closed: a call the audit trail could not record does not happen. */
+    const char *full = capsa__audit_no_room(t->sb, (c->audit.data ? c->audit.len : c->args_len) + 512);
+    if (full) {
         capsa__buf_free(&c->audit, a);
         audit_head(t, c, tl->name, strlen(tl->name), args, args_len, "denied", pattern,
                    "audit log full", NULL);
-        set_errorf(a, c, "audit_unavailable",
-                   "the call to '%s' was refused: the audit log /log/actions.jsonl cannot "
-                   "record it (the filesystem quota is reached)", tl->name);
+        set_errorf(t, c, "audit_unavailable",
+                   "the call to '%s' was refused: the audit trail cannot record it (%s)", tl->name,
+                   full);
         return refuse(t, c);
     }
     if (!tl->fn) {
@@ -953,13 +1119,10 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
         capsa_tool_reply r;
         run_callback(t, c, &r);
         apply_reply(t, c, &r);
-        pthread_mutex_lock(&t->lock);
-        push_done(t, c);
-        pthread_mutex_unlock(&t->lock);
-        return (int32_t)c->id;
+        return ready_now(t, c);
     }
     if (dispatch(t, c) != 0) {
-        set_errorf(a, c, "resource_exhausted", "no worker thread could be started for '%s'",
+        set_errorf(t, c, "resource_exhausted", "no worker thread could be started for '%s'",
                    tl->name);
         return refuse(t, c);
     }
@@ -987,7 +1150,7 @@ int capsa__tools_next(capsa__tools *t, uint32_t *id, uint32_t *ok, uint32_t *len
     if (!c)
         return 0;
     if (c->out_len > UINT32_MAX / 2) {
-        set_errorf(t->a, c, "result_too_large", "the result does not fit in guest memory");
+        set_errorf(t, c, "result_too_large", "the result does not fit in guest memory");
     }
     t->offered = c;
     *id = c->id;
@@ -1005,13 +1168,12 @@ int capsa__tools_take(capsa__tools *t, uint32_t id, uint8_t *dst, uint32_t len)
         memcpy(dst, c->out, len);
     audit_finish(t, c, NULL);
     t->offered = NULL;
-    t->held -= c->args_len <= t->held ? c->args_len : t->held;
     table_remove(t, c);
     for (size_t i = 0; i < t->n_snap; i++) {
         if (t->snap[i] == c)
             t->snap[i] = NULL;
     }
-    call_free(t->a, c);
+    call_free(t, c);
     return 0;
 }
 
@@ -1033,11 +1195,14 @@ static void expire_calls(capsa__tools *t, uint64_t now)
             r->args = NULL;  /* the worker's copy keeps the arguments */
             r->out = NULL;
             r->out_static = 0;
+            r->out_charged = 0;
+            r->charged = c->audit.cap; /* the audit line moves to r */
+            c->charged -= c->audit.cap;
             c->audit = (capsa__buf){ 0 };
             c->abandoned = 1;
             t->calls[i] = r;
         }
-        set_errorf(t->a, r, "timeout", "tool '%s' did not answer within %llu ms", r->tool->name,
+        set_errorf(t, r, "timeout", "tool '%s' did not answer within %llu ms", r->tool->name,
                    (unsigned long long)call_timeout_ms(t, r->tool));
         push_done(t, r);
     }
@@ -1117,6 +1282,8 @@ void capsa__tools_run_begin(capsa__tools *t, uint64_t run)
     drop_calls(t);
     t->run = run;
     t->calls_made = 0;
+    t->denials = 0;
+    t->unaudited = 0;
 }
 
 void capsa__tools_run_end(capsa__tools *t)
@@ -1136,6 +1303,11 @@ void capsa__tools_run_end(capsa__tools *t)
 uint64_t capsa__tools_calls_made(const capsa__tools *t)
 {
     return t->calls_made;
+}
+
+uint64_t capsa__tools_calls_unaudited(const capsa__tools *t)
+{
+    return t->unaudited;
 }
 
 void capsa__tools_snapshot_pending(capsa__tools *t)
@@ -1223,7 +1395,8 @@ CAPSA_API int capsa_call_resolve(capsa_sandbox *sb, uint64_t id, const char *jso
     settle_external(sb->tools, c, &r);
     if (rc != CAPSA_OK)
         sb_error(sb, "call %llu: %s; the script gets the error '%s'", (unsigned long long)id,
-                 rc == CAPSA_ETOOBIG ? "the result is over the size limit"
+                 rc == CAPSA_ETOOBIG ? "the result is over the size limit, or over the budget of "
+                                       "results the script has not taken"
                  : rc == CAPSA_ENOMEM ? "out of memory" : "the result is not valid JSON", c->code);
     return rc;
 }

@@ -15,10 +15,9 @@
 #include "policy.h"
 
 /* The most calls of one run that may be in flight (made, outcome not yet
- * delivered) at once; beyond, a call fails at once with resource_exhausted. */
+ * delivered) at once; beyond, a call fails at once with resource_exhausted. The
+ * bytes they hold are bounded by capsa_options.tool_max_pending. */
 #define CAPSA__TOOLS_MAX_CALLS 1024
-/* Bytes of arguments the calls in flight may hold together. */
-#define CAPSA__TOOLS_MAX_HELD (256u << 20)
 /* The longest tool name. */
 #define CAPSA__TOOL_NAME_MAX 128
 /* The most worker threads a sandbox may have. */
@@ -78,8 +77,10 @@ int capsa__tools_wait(capsa__tools *t, uint64_t deadline_ns);
 void capsa__tools_run_begin(capsa__tools *t, uint64_t run);
 void capsa__tools_run_end(capsa__tools *t);
 
-/* Calls of the current run so far. */
+/* Calls of the current run so far, and those of them refused without an audit
+ * line of their own (after the run's tool_max_denials). */
 uint64_t capsa__tools_calls_made(const capsa__tools *t);
+uint64_t capsa__tools_calls_unaudited(const capsa__tools *t);
 
 /* Snapshots the calls that wait for the caller (step mode) for capsa_pending_*. */
 void capsa__tools_snapshot_pending(capsa__tools *t);

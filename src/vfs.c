@@ -39,6 +39,7 @@ struct capsa__vnode {
     capsa__vfs_mode mode; /* of a mount root: what the guest may do below it */
     uint64_t chg;         /* the generation of its last change (a file's bytes or
                              times, a directory's entries); 0: as on the host */
+    int guest_readonly;   /* the guest may only read it, whatever its mount */
     union { /* nothing for the null device: it holds no bytes */
         struct {
             uint8_t *data;
@@ -677,6 +678,8 @@ int capsa__vfs_allow(const capsa__vfs *vfs, const capsa__vnode *n, capsa__vfs_op
         return CAPSA__WASI_EACCES;
     if (op == CAPSA__VFS_READ)
         return 0;
+    if (n->guest_readonly)
+        return CAPSA__WASI_EPERM;
     /* The null device takes writes wherever it is (they keep nothing); CHANGE is
        asked of directories only, so it never reaches here for the device. */
     if (n->type == CAPSA__VFS_CHARDEV)
@@ -690,6 +693,11 @@ int capsa__vfs_allow(const capsa__vfs *vfs, const capsa__vnode *n, capsa__vfs_op
         return op == CAPSA__VFS_APPEND_OP && n->type == CAPSA__VFS_FILE ? 0 : CAPSA__WASI_EPERM;
     }
     return CAPSA__WASI_EACCES;
+}
+
+void capsa__vfs_set_guest_readonly(capsa__vnode *n)
+{
+    n->guest_readonly = 1;
 }
 
 void capsa__vfs_stat_node(const capsa__vnode *n, capsa__vfs_stat *st)

@@ -161,7 +161,8 @@ void capsa__vfs_ref(capsa__vnode *n);
 void capsa__vfs_unref(capsa__vfs *vfs, capsa__vnode *n);
 
 /* The one decision on what a guest may do: returns 0 when `who` may perform op
- * on node n, else EROFS (read-only mount), EPERM (append-only mount), or EACCES.
+ * on node n, else EROFS (read-only mount), EPERM (append-only mount, or a node
+ * read-only for the guest), or EACCES.
  * The null device may be read, written and have its times set whatever its
  * mount's mode. Every guest access in the VFS and the WASI host goes through
  * here. The host may do anything, except past a symlink: there the operations on
@@ -169,6 +170,11 @@ void capsa__vfs_unref(capsa__vfs *vfs, capsa__vnode *n);
  * guest, refusing with CAPSA__VFS_ELINK, so that a link the guest planted never
  * leads the host to write where the guest could not. */
 int capsa__vfs_allow(const capsa__vfs *vfs, const capsa__vnode *n, capsa__vfs_op op, int who);
+
+/* Makes n a node the guest may only read, whatever its mount's mode: every other
+ * access of the guest is EPERM (for the host's audit log, in append-only /log).
+ * It stays so for the node's life. */
+void capsa__vfs_set_guest_readonly(capsa__vnode *n);
 
 void capsa__vfs_stat_node(const capsa__vnode *n, capsa__vfs_stat *st);
 capsa__vfs_type capsa__vfs_node_type(const capsa__vnode *n);

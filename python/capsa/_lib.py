@@ -104,6 +104,9 @@ class Options(Structure):
         ("audit_flags", c_uint32),
         ("on_audit", AUDIT_FN),
         ("on_audit_ud", c_void_p),
+        ("tool_max_pending", c_uint64),
+        ("tool_max_denials", c_uint32),
+        ("audit_max_bytes", c_uint64),
     ]
 
 

@@ -2,20 +2,26 @@
 AuditEntry and AuditCollector).
 
 The library writes one JSON line per event (``tool_call``, ``run_start``, ``run_end``,
-``limit``) to the sandbox's ``/log/actions.jsonl`` and hands it to the sandbox's audit
-callback; a sandbox made with an ``AuditConfig`` collects them through that callback,
-adds the config's context (agent_id, trace_id, turn_id, custom_enricher) and appends
-them to ``output_path`` when set.
+``limit``, ``tool_denials``) to the sandbox's ``/log/actions.jsonl`` and hands it to the
+sandbox's audit callback. Every sandbox collects the lines it is handed, the host's own
+record (the file is the guest's read-only copy); with an ``AuditConfig`` it also adds the
+config's context (agent_id, trace_id, turn_id, custom_enricher) and appends them to
+``output_path`` when set. A collector keeps at most ``max_entries`` entries and
+``max_bytes`` bytes of lines: past them it counts the entries it drops (``dropped``) in
+one ``audit_overflow`` entry, and still writes them to ``output_path``.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
+
+from . import _json
 
 __all__ = ["AuditConfig", "AuditEntry", "AuditCollector"]
 
@@ -26,6 +32,9 @@ class AuditConfig:
     ``binary_dir`` are accepted and have no effect: capsa logs no binary payloads).
 
     ``hash_args``: log the SHA-256 of each call's arguments instead of the arguments.
+    ``max_entries`` / ``max_bytes``: the most entries, and bytes of their lines, a
+    collector keeps (None: no limit); past them it counts what it drops in one
+    ``audit_overflow`` entry (``data["dropped"]``, also ``AuditCollector.dropped``).
     """
 
     output_path: Path | str | None = None
@@ -35,11 +44,16 @@ class AuditConfig:
     binary_dir: Path | None = None
     custom_enricher: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     hash_args: bool = False
+    max_entries: int | None = 10_000
+    max_bytes: int | None = 16 << 20
 
 
 @dataclass
 class AuditEntry:
-    """One audit line. ``type`` is the line's ``event``, ``data`` the whole line."""
+    """One audit line. ``type`` is the line's ``event``, ``data`` the whole line (arrays
+    and objects nested deeper than ``capsa.JSON_MAX_DEPTH`` levels, which Python's
+    parser cannot take, kept as their JSON text, ``capsa.JSONTooDeep``); ``line`` the
+    line as the library gave it."""
 
     type: str
     session_id: str
@@ -49,17 +63,28 @@ class AuditEntry:
     trace_id: str | None = None
     turn_id: int | None = None
     binary_path: Path | None = None
+    line: str | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_line(cls, line: str | bytes, *, session_id: str = "", agent_id: str | None = None,
                   trace_id: str | None = None, turn_id: int | None = None) -> "AuditEntry":
-        raw = json.loads(line)
+        """The entry of one line. A line that is not a JSON object (never one of the
+        library's) is kept too, as an entry of type ``unparsed`` whose data holds it."""
+        text = line.decode("utf-8", "replace") if isinstance(line, (bytes, bytearray)) else line
+        try:
+            raw = _json.loads(text)
+        except ValueError:
+            raw = None
+        if not isinstance(raw, dict):
+            raw = {"event": "unparsed", "line": text}
         try:
             ts = datetime.fromisoformat(str(raw.get("time", "")).replace("Z", "+00:00"))
         except ValueError:
             ts = datetime.now(tz=timezone.utc)
-        return cls(type=raw.get("event", "unknown"), session_id=session_id, timestamp=ts,
-                   data=raw, agent_id=agent_id, trace_id=trace_id, turn_id=turn_id)
+        event = raw.get("event")
+        return cls(type=event if isinstance(event, str) else "unknown", session_id=session_id,
+                   timestamp=ts, data=raw, agent_id=agent_id, trace_id=trace_id, turn_id=turn_id,
+                   line=text)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "session_id": self.session_id,
@@ -75,15 +100,31 @@ class AuditEntry:
         return out
 
     def to_jsonl(self) -> str:
-        return json.dumps(self.to_dict())
+        try:
+            return json.dumps(self.to_dict(), default=str)
+        except RecursionError:
+            pass
+        # Data nested too deeply to encode here: the library's line, decoded as
+        # deeply as capsa decodes guest JSON, with the same context around it.
+        d = self.to_dict()
+        if self.line is not None:
+            d.update(_json.loads_limited(self.line))
+        else:
+            d = {k: v for k, v in d.items() if not isinstance(v, (dict, list))}
+        return json.dumps(d, default=str)
 
 
 class AuditCollector:
-    """Collects audit entries (thread-safe) and appends them to ``output_path``."""
+    """Collects audit entries (thread-safe), up to the config's ``max_entries`` and
+    ``max_bytes`` (past them: one ``audit_overflow`` entry counting the entries dropped,
+    ``dropped``), and appends every entry to ``output_path``."""
 
     def __init__(self, config: AuditConfig | None = None, *, session_id: str = "") -> None:
         self._config = config or AuditConfig()
         self._entries: list[AuditEntry] = []
+        self._bytes = 0
+        self._overflow: AuditEntry | None = None
+        self.dropped = 0
         self._lock = threading.Lock()
         self._turn_id = 0
         self.session_id = session_id
@@ -91,25 +132,53 @@ class AuditCollector:
         if self._config.output_path:
             self._file = Path(self._config.output_path).open("a", encoding="utf-8")
 
-    def add_line(self, line: bytes | str) -> AuditEntry | None:
-        """Parses, enriches, stores and writes one line of the library's audit log."""
-        try:
-            entry = AuditEntry.from_line(line, session_id=self.session_id,
-                                         agent_id=self._config.agent_id,
-                                         trace_id=self._config.trace_id, turn_id=self._turn_id)
-        except (ValueError, TypeError, AttributeError):
-            return None
+    def add_line(self, line: bytes | str) -> AuditEntry:
+        """Parses, enriches, stores and writes one line of the library's audit log.
+        Never drops it for its contents: a line too deep for Python's parser is
+        decoded as deeply as capsa decodes guest JSON, one that is not JSON is kept as
+        text (``unparsed``), and a custom_enricher that raises leaves it as it was
+        (with a RuntimeWarning)."""
+        entry = AuditEntry.from_line(line, session_id=self.session_id,
+                                     agent_id=self._config.agent_id,
+                                     trace_id=self._config.trace_id, turn_id=self._turn_id)
         if self._config.custom_enricher is not None:
-            entry.data = self._config.custom_enricher(entry.data)
+            try:
+                enriched = self._config.custom_enricher(entry.data)
+                if isinstance(enriched, dict):
+                    entry.data = enriched
+            except Exception as exc:  # noqa: BLE001 - the entry is kept unenriched
+                warnings.warn(f"capsa: custom_enricher raised {exc!r}", RuntimeWarning, stacklevel=2)
         self.add_entry(entry)
         return entry
 
     def add_entry(self, entry: AuditEntry, *, write_to_file: bool = True) -> None:
+        size = len(entry.line) if entry.line is not None else 0
         with self._lock:
-            self._entries.append(entry)
+            cfg = self._config
+            kept = len(self._entries) - (self._overflow is not None)
+            if ((cfg.max_entries is not None and kept >= cfg.max_entries)
+                    or (cfg.max_bytes is not None and self._bytes + size > cfg.max_bytes)):
+                self._count_dropped(entry)
+            else:
+                self._entries.append(entry)
+                self._bytes += size
             if write_to_file and self._file is not None:
                 self._file.write(entry.to_jsonl() + "\n")
                 self._file.flush()
+
+    def _count_dropped(self, entry: AuditEntry) -> None:
+        """Counts an entry past the cap in the one audit_overflow entry (lock held)."""
+        self.dropped += 1
+        if self._overflow is None:
+            self._overflow = AuditEntry(
+                type="audit_overflow", session_id=self.session_id, timestamp=entry.timestamp,
+                data={"event": "audit_overflow", "dropped": 0,
+                      "max_entries": self._config.max_entries, "max_bytes": self._config.max_bytes,
+                      "message": "the collector is full: later entries are counted here, not "
+                                 "kept (output_path, when set, still gets them)"},
+                agent_id=entry.agent_id, trace_id=entry.trace_id, turn_id=entry.turn_id)
+            self._entries.append(self._overflow)
+        self._overflow.data["dropped"] = self.dropped
 
     def add_entries(self, entries: list[AuditEntry], *, write_to_file: bool = True) -> None:
         for e in entries:
@@ -133,6 +202,9 @@ class AuditCollector:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._bytes = 0
+            self._overflow = None
+            self.dropped = 0
 
     def close(self) -> None:
         with self._lock:
@@ -165,12 +237,6 @@ def _aware(ts: datetime) -> datetime:
 
 
 def parse_log(text: bytes, **context: Any) -> list[AuditEntry]:
-    """The entries of an /log/actions.jsonl file (bad lines skipped)."""
-    out = []
-    for line in text.splitlines():
-        if line.strip():
-            try:
-                out.append(AuditEntry.from_line(line, **context))
-            except (ValueError, TypeError, AttributeError):
-                continue
-    return out
+    """The entries of the lines of a /log/actions.jsonl file (lines that are not JSON
+    objects as ``unparsed`` entries)."""
+    return [AuditEntry.from_line(line, **context) for line in text.splitlines() if line.strip()]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import _lib
+from . import _json, _lib
 from .errors import files_error
 
 if TYPE_CHECKING:
@@ -107,7 +107,9 @@ class Files:
         self.write(path, text.encode(encoding))
 
     def read_json(self, path: str) -> Any:
-        return json.loads(self.read(path))
+        """The file's JSON value; nested too deeply for Python's parser, decoded as
+        run values are (``capsa.JSONTooDeep`` below ``capsa.JSON_MAX_DEPTH`` levels)."""
+        return _json.loads(self.read(path))
 
     def write_json(self, path: str, value: Any) -> None:
         self.write(path, json.dumps(value, allow_nan=False))

@@ -55,7 +55,8 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator, Sequence
 
 from . import _lib
-from .audit import AuditCollector, AuditConfig, AuditEntry, parse_log
+from . import _json
+from .audit import AuditCollector, AuditConfig, AuditEntry
 from .capabilities import (
     ToolCallCap,
     _policy_check,
@@ -96,7 +97,12 @@ class Limits:
     and of stderr kept per run (16 MiB). max_stack: JS stack bytes. fs_max_bytes /
     fs_max_entries / fs_max_file: filesystem quotas. tool_concurrency: tool callbacks
     at once (8). tool_timeout_ms: a call's limit (30000). tool_max_args /
-    tool_max_result: bytes of a call's JSON arguments / result.
+    tool_max_result: bytes of a call's JSON arguments / result. tool_max_pending: bytes
+    the host may hold for a run's calls and the results the script has not taken (the
+    memory limit, at least 64 MiB). tool_max_denials: refused calls a run may have before
+    every further one fails at once (1000). audit_max_bytes: bytes of audit lines the
+    sandbox may hand to Python over its life, past which calls are refused
+    (audit_unavailable; none).
     """
 
     timeout_ms: int | None = None
@@ -111,6 +117,9 @@ class Limits:
     tool_timeout_ms: int | None = None
     tool_max_args: int | None = None
     tool_max_result: int | None = None
+    tool_max_pending: int | None = None
+    tool_max_denials: int | None = None
+    audit_max_bytes: int | None = None
 
     @classmethod
     def coerce(cls, value: "Limits | dict[str, Any] | None") -> "Limits":
@@ -248,8 +257,9 @@ class Sandbox:
             (``{"capabilities": [...]}`` or its JSON text). None: nothing.
         tool_handler: amla's ``handler(method, params)`` for tools without a handler
             (ToolDefinitions, tool dicts); may be ``async def``.
-        audit_config: collect the audit entries (``get_audit_entries``), enriched with
-            agent_id/trace_id, and append them to ``output_path``.
+        audit_config: how to collect the audit entries (``get_audit_entries``): enriched
+            with agent_id/trace_id, appended to ``output_path``, capped at its
+            max_entries/max_bytes (without it: the defaults, 10,000 entries, 16 MiB).
         limits: a ``Limits`` or a dict of its fields.
         mounts: ``Mount`` objects, ``(host_dir, guest_path[, writable])`` tuples, or a
             ``{guest_path: host_dir}`` dict (read-only).
@@ -291,7 +301,9 @@ class Sandbox:
         self._run_started = 0.0
         self._timer_ms = -1.0
         self._files: Files | None = None
-        self._audit_collector = AuditCollector(audit_config) if audit_config is not None else None
+        # The host's own record of the trail: the lines the library hands over, never
+        # the guest-readable /log/actions.jsonl.
+        self._audit_collector = AuditCollector(audit_config)
 
         opts = _lib.Options()
         lib = _lib.lib()
@@ -318,8 +330,7 @@ class Sandbox:
         self._tool_keys: list[int] = []
         self._finalizer = weakref.finalize(self, _release, self._handle, self._tool_keys,
                                            self._sandbox_key, self._engine)
-        if self._audit_collector is not None:
-            self._audit_collector.session_id = f"capsa-{self._sandbox_key}"
+        self._audit_collector.session_id = f"capsa-{self._sandbox_key}"
         try:
             for t in self._bound:
                 self._add_tool(t)
@@ -399,8 +410,7 @@ class Sandbox:
             with self._lock:
                 self._finalizer()
         self._handle = None
-        if self._audit_collector is not None:
-            self._audit_collector.close()
+        self._audit_collector.close()
 
     def __enter__(self) -> "Sandbox":
         return self
@@ -425,11 +435,13 @@ class Sandbox:
                 warnings.warn(f"capsa: on_output raised {exc!r}", RuntimeWarning, stacklevel=1)
 
     def _on_audit_line(self, line: bytes) -> None:
-        if self._audit_collector is not None:
+        try:
             self._audit_collector.add_line(line)
+        except Exception as exc:  # noqa: BLE001 - never into C (output_path unwritable)
+            warnings.warn(f"capsa: the audit collector failed: {exc!r}", RuntimeWarning, stacklevel=1)
         if self._on_audit is not None:
             try:
-                self._on_audit(json.loads(line))
+                self._on_audit(_json.loads(line))
             except Exception as exc:  # noqa: BLE001 - never into C
                 warnings.warn(f"capsa: on_audit raised {exc!r}", RuntimeWarning, stacklevel=1)
 
@@ -799,32 +811,23 @@ class Sandbox:
     # ---- audit ------------------------------------------------------------------------
 
     def audit_log(self) -> list[dict[str, Any]]:
-        """The sandbox's ``/log/actions.jsonl`` as dicts (empty when there is none)."""
-        return [e.data for e in self._log_entries()]
-
-    def _log_entries(self) -> list[AuditEntry]:
-        try:
-            data = self.files.read("/log/actions.jsonl")
-        except FileNotFoundError:
-            return []
-        return parse_log(data, session_id=f"capsa-{self._sandbox_key}")
+        """The audit lines the library handed to this sandbox, as dicts: the host's own
+        record, not ``/log/actions.jsonl`` (the guest's read-only copy)."""
+        return [e.data for e in self._audit_collector.entries]
 
     def get_audit_entries(self, entry_type: str | None = None, since: datetime | None = None
                           ) -> Iterator[AuditEntry]:
-        """Audit entries (amla's): those collected for ``audit_config`` when it is set,
-        else those of ``/log/actions.jsonl``. ``entry_type`` filters on the event
-        ("tool_call", "run_start", "run_end", "limit")."""
-        if self._audit_collector is not None:
-            return self._audit_collector.get_entries(entry_type=entry_type, since=since)
-        from .audit import _aware
-
-        entries = self._log_entries()
-        return iter([e for e in entries if (not entry_type or e.type == entry_type)
-                     and (since is None or e.timestamp >= _aware(since))])
+        """Audit entries (amla's): the lines the library handed to this sandbox, with
+        the context of ``audit_config`` when it is set (never read back from the
+        guest-readable ``/log/actions.jsonl``). ``entry_type`` filters on the event
+        ("tool_call", "run_start", "run_end", "limit", "tool_denials", and
+        "audit_overflow" past the collector's cap)."""
+        return self._audit_collector.get_entries(entry_type=entry_type, since=since)
 
     @property
     def audit_collector(self) -> AuditCollector | None:
-        return self._audit_collector
+        """The collector of ``audit_config`` (None without one)."""
+        return self._audit_collector if self.audit_config is not None else None
 
     # ---- files ------------------------------------------------------------------------
 
@@ -862,7 +865,7 @@ def _read_result(ptr: int) -> RunResult:
     stderr = ctypes.string_at(err_p, n.value).decode("utf-8", "replace") if err_p else ""
     raw = lib.capsa_result_value(ptr)
     value_json = raw.decode("utf-8", "replace") if raw is not None else None
-    value = json.loads(value_json) if value_json is not None else None
+    value = _json.loads(value_json) if value_json is not None else None
     name = lib.capsa_result_error_name(ptr)
     error = None
     if name is not None:

@@ -177,7 +177,11 @@ class BoundTool:
         return self.handler(**params)
 
     def _start(self, args: bytes) -> dict[str, Any]:
-        params = json.loads(args)
+        try:
+            params = json.loads(args)
+        except RecursionError:
+            raise _Fail("invalid_arguments", f"tool '{self.name}': the arguments are nested "
+                                             "deeper than Python's JSON parser can take") from None
         if not isinstance(params, dict):
             raise _Fail("invalid_arguments", f"tool '{self.name}': the arguments are not an object")
         return params

@@ -106,6 +106,38 @@ static void tool_big(void *ud, const capsa_tool_call *call, capsa_tool_reply *re
     free(s);
 }
 
+/* The process's resident size in KiB (VmRSS), or -1. */
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kb = strtol(line + 6, NULL, 10);
+    }
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+/* padded: the JSON value 1 followed by spaces, the bytes in ud in all (a big result
+ * the guest parses into a small value), noting the peak resident size. */
+static long padded_peak_kb;
+static void tool_padded(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    (void)call;
+    long kb = rss_kb();
+    if (kb > padded_peak_kb)
+        padded_peak_kb = kb;
+    size_t n = (size_t)(intptr_t)ud;
+    char *s = malloc(n);
+    memset(s, ' ', n);
+    s[0] = '1';
+    capsa_tool_reply_json(reply, s, n);
+    free(s);
+}
+
 /* silent: returns without answering. */
 static void tool_silent(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
 {
@@ -157,6 +189,15 @@ static capsa_sandbox *new_sandbox(const capsa_options *o)
     capsa_sandbox *sb = NULL;
     int rc = capsa_sandbox_new(engine, o, &sb);
     CHECK_INT(rc, CAPSA_OK, "a sandbox is created");
+    return sb;
+}
+
+/* A sandbox with the tool echo, granted. */
+static capsa_sandbox *echo_sandbox(const capsa_options *o)
+{
+    capsa_sandbox *sb = new_sandbox(o);
+    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
+    capsa_policy_add(sb, "echo", NULL, 0);
     return sb;
 }
 
@@ -260,9 +301,7 @@ TEST(declarations)
 
 TEST(arguments_exact_and_strict)
 {
-    capsa_sandbox *sb = new_sandbox(NULL);
-    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
-    capsa_policy_add(sb, "echo", NULL, 0);
+    capsa_sandbox *sb = echo_sandbox(NULL);
     CHECK_STR(value_of(sb, "const a = {b: 1, a: 'é\\u2028\"\\n', n: 1e300, m: -0.000001, d: [null, true, {}]};"
                            "const back = await echo(a); return JSON.stringify(back) === JSON.stringify(a)"),
               "true", "a call with strings, numbers and nesting");
@@ -539,6 +578,75 @@ TEST(step_mode)
     capsa_sandbox_free(sb);
 }
 
+/* Results the script has not collected are held by the host: a budget per
+ * sandbox (by default its memory limit, at least 64 MiB) bounds them, and a call
+ * whose result would go over it fails with resource_exhausted, its bytes freed at
+ * once. Inline calls in a synchronous loop land their results before the script
+ * can take any. */
+TEST(pending_budget)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.memory_limit = 32u << 20;
+    capsa_sandbox *sb = new_sandbox(&o);
+    add_tool(sb, "padded", NULL, tool_padded, (void *)(intptr_t)(1 << 20), CAPSA_TOOL_INLINE, 0);
+    capsa_policy_add(sb, "padded", NULL, 0);
+    static const char code[] =
+        "const ps = []; for (let i = 0; i < 150; i++) ps.push(padded({}).then(v => 'ok', e => e.code));"
+        "const n = {}; for (const c of await Promise.all(ps)) n[c] = (n[c] || 0) + 1;"
+        "return [n.ok | 0, n.resource_exhausted | 0, Object.keys(n).length]";
+    long base = rss_kb();
+    padded_peak_kb = base;
+    int ok = -1, refused = -1, kinds = -1;
+    sscanf(value_of(sb, code), "[%d,%d,%d]", &ok, &refused, &kinds);
+    char what[160];
+    snprintf(what, sizeof(what), "150 results of 1 MiB, 64 MiB budget: %d delivered, %d refused", ok,
+             refused);
+    CHECK(ok >= 32 && ok <= 64 && refused == 150 - ok && kinds == 2, what);
+    snprintf(what, sizeof(what), "the host's resident size grew by %ld MiB while they were held",
+             (padded_peak_kb - base) >> 10);
+#ifdef __SANITIZE_ADDRESS__
+    (void)what; /* ASan's quarantine keeps freed memory resident: the size says nothing */
+#else
+    CHECK(base > 0 && padded_peak_kb - base < (96 << 10), what);
+#endif
+    CHECK_STR(value_of(sb, "return await padded({})"), "1", "the budget is free again after the run");
+    capsa_sandbox_free(sb);
+
+    /* An explicit budget: exactly what fits is held. Results the host resolves
+       (step mode) count too: over the budget, capsa_call_resolve says so and the
+       script gets resource_exhausted. */
+    capsa_options_init(&o);
+    o.tool_max_pending = 3u << 20;
+    sb = new_sandbox(&o);
+    add_tool(sb, "padded", NULL, tool_padded, (void *)(intptr_t)(1 << 20), CAPSA_TOOL_INLINE, 0);
+    add_tool(sb, "ext", NULL, NULL, NULL, 0, 0);
+    capsa_policy_add(sb, "**", NULL, 0);
+    CHECK_STR(value_of(sb, "const ps = []; for (let i = 0; i < 10; i++) ps.push(padded({}).then(v => 'ok', e => e.code));"
+                           "const n = {}; for (const c of await Promise.all(ps)) n[c] = (n[c] || 0) + 1; return n"),
+              "{\"ok\":2,\"resource_exhausted\":8}", "two results of 1 MiB fit in 3 MiB, not three");
+    CHECK_CONTAINS(value_of(sb, "const three = [padded({}), padded({}), padded({})];"
+                                "try { await Promise.all(three) } catch (e) { return e.message }"),
+                   "budget is 3145728 bytes (tool_max_pending)", "the message names the budget");
+    const capsa_result *r = NULL;
+    static const char step[] = "return await Promise.all([ext({}), ext({})].map(p => p.then(v => 'ok', e => e.code)))";
+    CHECK_INT(capsa_run(sb, step, sizeof(step) - 1, NULL, &r), CAPSA_PENDING, "two calls for the host");
+    capsa_tool_call c[2] = { { .struct_size = sizeof(c[0]) }, { .struct_size = sizeof(c[1]) } };
+    capsa_pending_call(sb, 0, &c[0]);
+    capsa_pending_call(sb, 1, &c[1]);
+    size_t n = 2u << 20;
+    char *big = malloc(n);
+    memset(big, ' ', n);
+    big[0] = '0';
+    CHECK_INT(capsa_call_resolve(sb, c[0].id, big, n), CAPSA_OK, "a result of 2 MiB is held");
+    CHECK_INT(capsa_call_resolve(sb, c[1].id, big, n), CAPSA_ETOOBIG, "a second one is over the budget");
+    CHECK_CONTAINS(capsa_errmsg(sb), "resource_exhausted", "saying what the script gets");
+    free(big);
+    CHECK_INT(capsa_resume(sb, &r), CAPSA_OK, "the run completes");
+    CHECK_STR(capsa_result_value(r), "[\"ok\",\"resource_exhausted\"]", "the script got both outcomes");
+    capsa_sandbox_free(sb);
+}
+
 /* Audit callback: the lines, concatenated. */
 static char audit_seen[65536];
 static size_t audit_len;
@@ -601,9 +709,7 @@ TEST(audit)
     /* Hashed arguments; the log off; quotas: fail closed. */
     capsa_options_init(&o);
     o.audit_flags = CAPSA_AUDIT_HASH_ARGS;
-    sb = new_sandbox(&o);
-    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
-    capsa_policy_add(sb, "echo", NULL, 0);
+    sb = echo_sandbox(&o);
     value_of(sb, "await echo({})");
     capsa_fs_read(sb, "/log/actions.jsonl", &log, &len);
     CHECK_CONTAINS(log, "\"args_bytes\":2,\"args_sha256\":\"44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a\"",
@@ -613,18 +719,14 @@ TEST(audit)
 
     capsa_options_init(&o);
     o.audit_flags = CAPSA_AUDIT_NO_FILE;
-    sb = new_sandbox(&o);
-    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
-    capsa_policy_add(sb, "echo", NULL, 0);
+    sb = echo_sandbox(&o);
     value_of(sb, "await echo({})");
     CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_ENOENT, "no log file when off");
     capsa_sandbox_free(sb);
 
     capsa_options_init(&o);
     o.fs_max_bytes = 64 << 10;
-    sb = new_sandbox(&o);
-    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
-    capsa_policy_add(sb, "echo", NULL, 0);
+    sb = echo_sandbox(&o);
     CHECK_STR(value_of(sb, "const fs = require('fs'); let n = 0;"
                            "try { for (;;) { fs.writeFileSync('/tmp/f' + n, 'x'.repeat(1000)); n++ } } catch {}"
                            "try { await echo({a: 1}); return 'called' } catch (e) { return e.code }"),
@@ -635,6 +737,132 @@ TEST(audit)
     sb = new_sandbox(NULL);
     value_of(sb, "return 1");
     CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_ENOENT, "no tools, no log");
+    capsa_sandbox_free(sb);
+}
+
+/* Audit callback that keeps only sizes: the bytes and lines it got, the longest
+ * line, and the lines holding `audit_count_needle`. */
+static size_t audit_total, audit_lines, audit_longest, audit_needles;
+static const char *audit_count_needle = "";
+static void on_audit_count(void *ud, const char *line, size_t len)
+{
+    (void)ud;
+    audit_total += len + 1;
+    audit_lines++;
+    if (len > audit_longest)
+        audit_longest = len;
+    size_t n = strlen(audit_count_needle);
+    for (size_t i = 0; n && i + n <= len; i++) {
+        if (memcmp(line + i, audit_count_needle, n) == 0) {
+            audit_needles++;
+            break;
+        }
+    }
+}
+
+/* Denied calls are bounded: their big arguments are logged by size and hash, and
+ * after tool_max_denials (1000) in a run every further call of the run fails at
+ * once with resource_exhausted, with one summary line instead of a line each. */
+TEST(denial_budget)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.on_audit = on_audit_count;
+    o.fs_max_bytes = 8u << 20;
+    audit_total = audit_lines = audit_longest = audit_needles = 0;
+    audit_count_needle = "\"event\":\"tool_denials\"";
+    capsa_sandbox *sb = new_sandbox(&o);
+    add_tool(sb, "echo", NULL, tool_echo, NULL, 0, 0);
+    static const char code[] =
+        "const pad = 'x'.repeat(64 << 10); const n = {};"
+        "for (let i = 0; i < 1500; i++) {"
+        "  try { await echo({pad}) } catch (e) { n[e.code] = (n[e.code] || 0) + 1 } }"
+        "return [n.permission_denied | 0, n.resource_exhausted | 0, Object.keys(n).length]";
+    CHECK_STR(value_of(sb, code), "[1000,500,2]",
+              "1000 denials, then every call of the run is refused at once");
+    char what[160];
+    snprintf(what, sizeof(what), "1500 denied calls of 64 KiB gave %zu bytes of audit in %zu lines",
+             audit_total, audit_lines);
+    CHECK(audit_total < (1u << 20) && audit_lines >= 1000 && audit_lines < 1010, what);
+    snprintf(what, sizeof(what), "the longest line is %zu bytes", audit_longest);
+    CHECK(audit_longest < 4096, what);
+    CHECK_INT(audit_needles, 1, "one summary line when the denials run out");
+    char *log = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_OK, "the log");
+    CHECK(log && strstr(log, "\"tool\":\"echo\",\"args_bytes\":65546,\"args_sha256\":\""),
+          "big denied arguments are logged by size and hash");
+    CHECK(log && !strstr(log, "xxxxxxxx"), "never whole");
+    CHECK(log && strstr(log, "\"event\":\"tool_denials\",\"run\":1,\"denied\":1000,"),
+          "the summary says how many");
+    CHECK(log && strstr(log, "\"status\":\"CAPSA_OK\",\"wall_ms\":"),
+          "the run ended normally");
+    CHECK(log && strstr(log, "\"tool_calls\":1500,\"tool_calls_unaudited\":500}"),
+          "its end counts the calls refused without a line");
+    capsa_free(log);
+    CHECK_STR(value_of(sb, "try { await echo({a: 1}) } catch (e) { return e.code }"),
+              "\"permission_denied\"", "the next run has its own budget");
+    capsa_sandbox_free(sb);
+}
+
+/* audit_max_bytes bounds what the callback gets over the sandbox's life: past it,
+ * calls are refused before their tool runs (fail closed), and the room kept for
+ * the lines of a run's end still takes them. */
+TEST(audit_callback_cap)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.on_audit = on_audit_count;
+    o.audit_max_bytes = 128u << 10;
+    o.audit_flags = CAPSA_AUDIT_NO_FILE;
+    audit_total = audit_lines = audit_longest = audit_needles = 0;
+    audit_count_needle = "\"event\":\"run_end\"";
+    capsa_sandbox *sb = echo_sandbox(&o);
+    pthread_mutex_lock(&echo_lock);
+    int before = echo_calls;
+    pthread_mutex_unlock(&echo_lock);
+    static const char code[] =
+        "const pad = 'y'.repeat(8000); const n = {};"
+        "for (let i = 0; i < 40; i++) { try { await echo({pad}); n.ok = (n.ok | 0) + 1 }"
+        "  catch (e) { n[e.code] = (n[e.code] | 0) + 1; n.message = e.message } }"
+        "return n";
+    const char *v = value_of(sb, code);
+    int ok = -1, refused = -1;
+    sscanf(v, "{\"ok\":%d,\"audit_unavailable\":%d,", &ok, &refused);
+    char what[200];
+    snprintf(what, sizeof(what), "8 KB calls under a 128 KiB audit budget: %d made, %d refused", ok,
+             refused);
+    CHECK(ok >= 10 && ok <= 14 && ok + refused == 40, what);
+    CHECK_CONTAINS(v, "the audit callback reached its audit_max_bytes", "the refusal says why");
+    pthread_mutex_lock(&echo_lock);
+    CHECK_INT(echo_calls - before, ok, "the refused calls never reached the tool");
+    pthread_mutex_unlock(&echo_lock);
+    snprintf(what, sizeof(what), "the callback got %zu bytes", audit_total);
+    CHECK(audit_total <= (128u << 10), what);
+    CHECK_INT(audit_needles, 1, "and the run's end");
+    capsa_sandbox_free(sb);
+}
+
+/* The trail in /log is the host's alone: the guest may read it, never add to it,
+ * so no line of it is the guest's, whole or glued to one of the host's. */
+TEST(audit_unforgeable)
+{
+    capsa_sandbox *sb = echo_sandbox(NULL);
+    CHECK_STR(value_of(sb, "await echo({a: 1}); const fs = require('fs'); const out = [];"
+                           "for (const f of [() => fs.appendFileSync('/log/actions.jsonl', '{\"event\":\"forged\",'),"
+                           "  () => fs.appendFileSync('/log/actions.jsonl', '\\n{\"event\":\"forged\"}\\n'),"
+                           "  () => fs.promises.appendFile('/log/actions.jsonl', 'x')]) {"
+                           "  try { await f(); out.push('appended') } catch (e) { out.push(e.code) } }"
+                           "await echo({a: 2});"
+                           "const lines = fs.readFileSync('/log/actions.jsonl', 'utf8').split('\\n');"
+                           "return [out, lines.pop(), lines.every(l => JSON.parse(l).time)]"),
+              "[[\"EPERM\",\"EPERM\",\"EPERM\"],\"\",true]",
+              "appending is refused; every line is the host's and parses");
+    char *log = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_OK, "the log");
+    CHECK(log && !strstr(log, "forged"), "nothing of the guest's is in it");
+    capsa_free(log);
     capsa_sandbox_free(sb);
 }
 
@@ -708,7 +936,11 @@ int main(void)
     RUN(tool_errors_and_results);
     RUN(concurrency);
     RUN(step_mode);
+    RUN(pending_budget);
     RUN(audit);
+    RUN(denial_budget);
+    RUN(audit_callback_cap);
+    RUN(audit_unforgeable);
     RUN(no_reentry);
     RUN(allocation_failure);
     capsa_engine_free(engine);
