@@ -290,7 +290,7 @@ END {
     }
     print "compute: capsa_run of the script in one sandbox, against QuickJS built natively from"
     print "  the same sources and flags evaluating it as capsa does (async body, then its jobs)."
-    print "  capsa's guest C is profile-guided (GUEST_PGO, trained on the JS feature tests, not"
+    print "  capsa'\''s guest C is profile-guided (GUEST_PGO, trained on the JS feature tests, not"
     print "  on these scripts); the native reference is plain -O2."
     print "  compute.geomean: geometric means of the rows above (its ratio: theirs)."
     print "enforcement: the same runs against the same guest C with its fuel metering removed."

@@ -77,6 +77,23 @@ CAPSA_API const char *capsa_errname(int code);
  * defaults. One per process is typical; it may be shared by threads. */
 typedef struct capsa_engine capsa_engine;
 
+/* Signals: guest code is kept in bounds by guard pages, and a restored instance
+ * (capsa_reset, the pool) notes the pages it writes through write-protection, so
+ * guest code takes SIGSEGV faults that are capsa's own. The first engine installs
+ * capsa's SIGSEGV and SIGBUS handler, which passes every fault that is not a
+ * guest's to the disposition it replaced. A host program that installs a handler
+ * of its own later (a crash reporter, a language runtime) should chain in the same
+ * way: pass a fault it does not handle to the handler it replaced (what
+ * sigaction gave it back). Either way capsa stays correct: each run first checks
+ * that its handler is in front and, if the host's replaced it, installs it again
+ * in front of the host's, which still gets every fault that is not a guest's.
+ * Only past seven host handlers installed one
+ * over another does capsa stop doing so: its instances then stop tracking writes
+ * (restores find them by scanning instead), and a guest out-of-bounds access is a
+ * trap only if the host's handler chains. A handler installed by another thread
+ * while a run is in progress, or by a tool callback during it, counts from the
+ * next run. */
+
 /* Allocation hooks for the host-side memory of an engine and its sandboxes:
  * handles, images, results and output. The guest's own memory is the runtime's
  * and does not go through them: its linear memory (mapped), its function table and

@@ -1,24 +1,296 @@
-/* JSON text at the host's edges: strict parsing of text from outside, quoting of
- * text that may not be UTF-8, validation of JSON that is passed on, and comparison
- * of values by value. */
+/* JSON text at the host's edges: strict parsing of text from outside (numbers
+ * included: each must read as what its text says), numbers compared as the
+ * decimals they write, quoting of text that may not be UTF-8, validation of JSON
+ * that is passed on, and comparison of values by value. */
+#define _GNU_SOURCE /* newlocale, uselocale */
 #include "json.h"
 
+#include <locale.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+static size_t scan_number(const char *s, size_t len, size_t i);
+static int is_digit(char c);
+
+/* ---- numbers as decimals -------------------------------------------------------- */
+
+/* A JSON number's text read as a decimal: sign, significant digits and where the
+ * point goes, without converting anything (the text may be of any length). */
+typedef struct decimal {
+    int sign;        /* -1, 1, or 0 when the number is zero (whatever its sign) */
+    int64_t exp;     /* the value is 0.D x 10^exp, D the significant digits */
+    const char *d;   /* the first significant digit */
+    size_t n;        /* significant digits, trailing zeros left out, the '.' not counted */
+    const char *dot; /* the '.' inside the digits, or NULL */
+} decimal;
+
+/* Exponents beyond this are kept at it: no double, and no number a policy can
+ * hold, comes anywhere near. */
+#define EXP_LIMIT ((int64_t)1 << 40)
+
+/* Reads s[0..len), a valid JSON number, into *x. */
+static void decimal_read(const char *s, size_t len, decimal *x)
+{
+    memset(x, 0, sizeof(*x));
+    size_t i = 0;
+    int neg = i < len && s[i] == '-';
+    i += (size_t)neg;
+    size_t int_at = i;
+    while (i < len && is_digit(s[i]))
+        i++;
+    size_t int_end = i, frac_at = i, frac_end = i;
+    if (i < len && s[i] == '.') {
+        frac_at = ++i;
+        while (i < len && is_digit(s[i]))
+            i++;
+        frac_end = i;
+    }
+    int64_t e = 0;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        int eneg = i < len && s[i] == '-';
+        if (i < len && (s[i] == '-' || s[i] == '+'))
+            i++;
+        for (; i < len && is_digit(s[i]); i++)
+            if (e < EXP_LIMIT)
+                e = e * 10 + (s[i] - '0');
+        e = eneg ? -e : e;
+    }
+    /* The first and the last significant digit. */
+    size_t first = int_at;
+    while (first < int_end && s[first] == '0')
+        first++;
+    if (first == int_end) {
+        first = frac_at;
+        while (first < frac_end && s[first] == '0')
+            first++;
+        if (first == frac_end)
+            return; /* zero */
+        x->exp = e - (int64_t)(first - frac_at);
+    } else {
+        x->exp = e + (int64_t)(int_end - first);
+    }
+    size_t last = frac_end > frac_at ? frac_end : int_end; /* one past it */
+    while (s[last - 1] == '0' || s[last - 1] == '.')
+        last--;
+    x->sign = neg ? -1 : 1;
+    x->d = s + first;
+    x->dot = first < int_end && last > frac_at ? s + int_end : NULL;
+    x->n = last - first - (x->dot != NULL);
+}
+
+/* Significant digit i of x. */
+static char decimal_digit(const decimal *x, size_t i)
+{
+    const char *p = x->d + i;
+    return x->dot && p >= x->dot ? p[1] : p[0];
+}
+
+static int decimal_cmp(const decimal *a, const decimal *b)
+{
+    if (a->sign != b->sign)
+        return a->sign < b->sign ? -1 : 1;
+    if (a->sign == 0)
+        return 0;
+    int mag = 0;
+    if (a->exp != b->exp) {
+        mag = a->exp < b->exp ? -1 : 1;
+    } else {
+        size_t n = a->n < b->n ? a->n : b->n;
+        for (size_t i = 0; i < n && !mag; i++) {
+            char x = decimal_digit(a, i), y = decimal_digit(b, i);
+            mag = x < y ? -1 : x > y;
+        }
+        if (!mag && a->n != b->n)
+            mag = a->n < b->n ? -1 : 1;
+    }
+    return a->sign > 0 ? mag : -mag;
+}
+
+int capsa__json_number_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+    decimal x, y;
+    decimal_read(a, alen, &x);
+    decimal_read(b, blen, &y);
+    return decimal_cmp(&x, &y);
+}
+
+/* The "C" locale, made once: number text must not follow the host program's
+ * setlocale (a decimal comma). NULL if it could not be made. */
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static locale_t c_locale;
+
+static void make_c_locale(void)
+{
+    c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+}
+
+int capsa__json_real_text(double d, char *buf, size_t size)
+{
+    pthread_once(&c_locale_once, make_c_locale);
+    if (!c_locale || d != d || d - d != 0 || size < 32)
+        return -1;
+    /* The fewest digits that read back as d: "[-]D.DDDe[+-]X". */
+    char e[40];
+    locale_t old = uselocale(c_locale);
+    for (int prec = 0; prec < 17; prec++) {
+        snprintf(e, sizeof e, "%.*e", prec, d);
+        if (strtod(e, NULL) == d)
+            break;
+    }
+    uselocale(old);
+    /* Then written as JavaScript writes a number: digits D, the point after the
+       first n of them. */
+    const char *p = e;
+    char digits[20];
+    size_t k = 0, at = 0;
+    if (*p == '-')
+        buf[at++] = *p++;
+    for (; *p != 'e'; p++)
+        if (*p != '.')
+            digits[k++] = *p;
+    long n = strtol(p + 1, NULL, 10) + 1;
+    if ((long)k <= n && n <= 21) {
+        memcpy(buf + at, digits, k);
+        memset(buf + at + k, '0', (size_t)n - k);
+        at += (size_t)n;
+    } else if (0 < n && n <= 21) {
+        memcpy(buf + at, digits, (size_t)n);
+        buf[at + (size_t)n] = '.';
+        memcpy(buf + at + (size_t)n + 1, digits + n, k - (size_t)n);
+        at += k + 1;
+    } else if (-6 < n && n <= 0) {
+        buf[at++] = '0';
+        buf[at++] = '.';
+        memset(buf + at, '0', (size_t)-n);
+        memcpy(buf + at + (size_t)-n, digits, k);
+        at += (size_t)-n + k;
+    } else {
+        buf[at++] = digits[0];
+        if (k > 1) {
+            buf[at++] = '.';
+            memcpy(buf + at, digits + 1, k - 1);
+            at += k - 1;
+        }
+        at += (size_t)snprintf(buf + at, size - at, "e%c%ld", n > 0 ? '+' : '-', labs(n - 1));
+    }
+    buf[at] = '\0';
+    return 0;
+}
+
+/* Whether the real number s[0..len) reads as a double whose shortest form is the
+ * same decimal number; *shortest (32 bytes) gets that form. */
+static int real_is_exact(const char *s, size_t len, char *shortest)
+{
+    decimal x;
+    decimal_read(s, len, &x);
+    /* The same decimal as 0.D e exp, short enough to convert: a double's shortest
+       form has at most 17 digits, so a longer D cannot be one (its first 40
+       digits are enough to say what it would read as). */
+    char canon[80];
+    size_t k = 0, n = x.n < 40 ? x.n : 40;
+    if (x.sign < 0)
+        canon[k++] = '-';
+    canon[k++] = '0';
+    canon[k++] = '.';
+    for (size_t i = 0; i < n; i++)
+        canon[k++] = decimal_digit(&x, i);
+    if (n == 0)
+        canon[k++] = '0';
+    snprintf(canon + k, sizeof(canon) - k, "e%lld", (long long)x.exp);
+    pthread_once(&c_locale_once, make_c_locale);
+    if (!c_locale) {
+        snprintf(shortest, 32, "an unknown number");
+        return 0;
+    }
+    locale_t old = uselocale(c_locale);
+    double d = strtod(canon, NULL);
+    uselocale(old);
+    if (capsa__json_real_text(d, shortest, 32) != 0) {
+        snprintf(shortest, 32, "%s", d > 0 ? "infinity" : "-infinity");
+        return 0;
+    }
+    return x.n <= 17 && capsa__json_number_cmp(s, len, shortest, strlen(shortest)) == 0;
+}
+
+/* Fails a parse: the message, its code and where, as jansson fills *err. */
+static void parse_error(json_error_t *err, const char *text, size_t at, enum json_error_code code,
+                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void parse_error(json_error_t *err, const char *text, size_t at, enum json_error_code code,
+                        const char *fmt, ...)
+{
+    memset(err, 0, sizeof(*err));
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->text, sizeof(err->text) - 1, fmt, ap);
+    va_end(ap);
+    err->text[sizeof(err->text) - 1] = (char)code;
+    err->position = (int)at;
+    err->line = 1;
+    size_t line_at = 0;
+    for (size_t i = 0; i < at; i++)
+        if (text[i] == '\n') {
+            err->line++;
+            line_at = i + 1;
+        }
+    err->column = (int)(at - line_at) + 1;
+}
+
+/* Checks every real number of text (valid JSON): each must read as a double that
+ * stands for the same decimal number, so that the host compares what the text
+ * says. Returns 1, or 0 with *err filled. */
+static int reals_exact(const char *text, size_t len, json_error_t *err)
+{
+    for (size_t i = 0; i < len;) {
+        char c = text[i];
+        if (c == '"') {
+            for (i++; i < len && text[i] != '"'; i++)
+                i += text[i] == '\\';
+            i++;
+            continue;
+        }
+        if (c != '-' && !is_digit(c)) {
+            i++;
+            continue;
+        }
+        size_t end = scan_number(text, len, i);
+        if (end == 0)
+            return 1; /* not reached: jansson accepted the text */
+        const char *num = text + i;
+        size_t n = end - i;
+        int real = 0;
+        for (size_t k = 0; k < n; k++)
+            real |= num[k] == '.' || num[k] == 'e' || num[k] == 'E';
+        char shortest[32];
+        if (real && !real_is_exact(num, n, shortest)) {
+            parse_error(err, text, i, json_error_numeric_overflow,
+                        "the number %.*s%s would read as %s", n > 40 ? 40 : (int)n, num,
+                        n > 40 ? "..." : "", shortest);
+            return 0;
+        }
+        i = end;
+    }
+    return 1;
+}
 
 json_t *capsa__json_load_strict(const char *text, size_t len, size_t flags, json_error_t *err)
 {
     const char *nul = memchr(text, '\0', len);
     if (nul) {
-        memset(err, 0, sizeof(*err));
-        snprintf(err->text, sizeof(err->text) - 1, "a NUL byte is not allowed in JSON text");
-        err->text[sizeof(err->text) - 1] = (char)json_error_invalid_syntax;
-        err->position = (int)(nul - text);
-        err->line = 1;
-        err->column = (int)(nul - text) + 1;
+        parse_error(err, text, (size_t)(nul - text), json_error_invalid_syntax,
+                    "a NUL byte is not allowed in JSON text");
         return NULL;
     }
-    return json_loadb(text, len, JSON_REJECT_DUPLICATES | flags, err);
+    json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES | flags, err);
+    if (v && !reals_exact(text, len, err)) {
+        json_decref(v);
+        return NULL;
+    }
+    return v;
 }
 
 size_t capsa__json_utf8_len(const unsigned char *s, size_t len)

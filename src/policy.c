@@ -29,7 +29,9 @@ static const char *const op_names[OP_COUNT] = {
 /* One constraint: a leaf (param, op, value) or an and/or of kids. */
 typedef struct cons {
     int op;
-    char *param;       /* owned; NULL for and/or */
+    char *param;       /* owned, as written; NULL for and/or */
+    char *keys;        /* owned: param's segments unescaped, each ended by a NUL */
+    size_t nkeys;
     json_t *value;     /* an owned reference; NULL for exists/not_exists and and/or */
     struct cons *kids; /* owned array of nkids, for and/or */
     size_t nkids;
@@ -55,6 +57,7 @@ static void cons_free(const capsa_allocator *a, cons *c)
         cons_free(a, &c->kids[i]);
     capsa__free(a, c->kids);
     capsa__free(a, c->param);
+    capsa__free(a, c->keys);
     json_decref(c->value);
 }
 
@@ -210,6 +213,36 @@ static int check_segments(loader *L, const char *s, int pattern)
 
 static int load_cons_list(loader *L, const json_t *arr, int depth, cons **out, size_t *n);
 
+/* Reads a parameter path into c->keys: its segments with the escapes of a JSON
+ * Pointer undone ("~1" is '/', "~0" is '~'), so that every key, one holding '/'
+ * included, has exactly one path. Any other '~' is an error. */
+static int load_param_keys(loader *L, const char *param, cons *c)
+{
+    size_t len = strlen(param);
+    char *keys = capsa__malloc(L->a, len + 1);
+    if (!keys)
+        return oom(L);
+    size_t k = 0, nkeys = 1;
+    for (size_t i = 0; i < len; i++) {
+        char ch = param[i];
+        if (ch == '~') {
+            if (param[i + 1] != '0' && param[i + 1] != '1') {
+                capsa__free(L->a, keys);
+                return fail(L, "'~' must be followed by 0 ('~') or 1 ('/') in '%.200s'", param);
+            }
+            ch = param[++i] == '0' ? '~' : '/';
+        } else if (ch == '/') {
+            ch = '\0';
+            nkeys++;
+        }
+        keys[k++] = ch;
+    }
+    keys[k] = '\0';
+    c->keys = keys;
+    c->nkeys = nkeys;
+    return CAPSA_OK;
+}
+
 /* Loads one constraint object j into *c (zeroed by the caller; on failure the
  * caller frees what it holds). depth is the number of enclosing and/or. */
 static int load_cons(loader *L, const json_t *j, int depth, cons *c)
@@ -246,6 +279,8 @@ static int load_cons(loader *L, const json_t *j, int depth, cons *c)
         return rc;
     size_t mark = path_push(L, ".param");
     rc = check_segments(L, param, 0);
+    if (rc == CAPSA_OK)
+        rc = load_param_keys(L, param, c);
     path_pop(L, mark);
     if (rc != CAPSA_OK)
         return rc;
@@ -506,7 +541,8 @@ int capsa__policy_add(capsa__policy *p, const char *pattern, const char *constra
     if (constraints_json) {
         mark = path_push(&L, "constraints");
         json_error_t je;
-        json_t *cl = json_loads(constraints_json, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+        json_t *cl = capsa__json_load_strict(constraints_json, strlen(constraints_json),
+                                             JSON_DECODE_ANY, &je);
         if (!cl)
             rc = json_fail(&L, &je);
         else if (!json_is_array(cl))
@@ -623,40 +659,30 @@ static int type_class(const json_t *v)
     }
 }
 
-/* Compares an integer with a real exactly: -1, 0 or 1, or 2 when they do not
- * compare (NaN, which JSON cannot hold). Converting i to double would round beyond
- * 2^53, so the real is split into its integer part (exact, as it is in range)
- * and its fraction instead. */
-static int cmp_int_real(json_int_t i, double d)
+/* A number's text: an integer's digits, or a real's shortest form (for numbers of
+ * a strict parse, the decimal their text wrote). Returns its length, 0 if none. */
+static size_t number_text(const json_t *v, char *buf, size_t size)
 {
-    if (d != d)
-        return 2;
-    if (d >= 9223372036854775808.0)
-        return -1;
-    if (d < -9223372036854775808.0)
-        return 1;
-    json_int_t t = (json_int_t)d;
-    if (i != t)
-        return i < t ? -1 : 1;
-    double frac = d - (double)t;
-    return frac > 0 ? -1 : frac < 0 ? 1 : 0;
+    if (json_is_integer(v)) {
+        int n = snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        return n > 0 && (size_t)n < size ? (size_t)n : 0;
+    }
+    return capsa__json_real_text(json_real_value(v), buf, size) == 0 ? strlen(buf) : 0;
 }
 
-/* Compares two JSON numbers by value: -1, 0, 1, or 2 when they do not compare. */
+/* Compares two JSON numbers as the decimals they write, exactly: -1, 0, 1, or 2
+ * when they do not compare (a real that is not finite, which JSON cannot hold). */
 static int num_cmp(const json_t *x, const json_t *y)
 {
     if (json_is_integer(x) && json_is_integer(y)) {
         json_int_t a = json_integer_value(x), b = json_integer_value(y);
         return a < b ? -1 : a > b;
     }
-    if (json_is_integer(x))
-        return cmp_int_real(json_integer_value(x), json_real_value(y));
-    if (json_is_integer(y)) {
-        int r = cmp_int_real(json_integer_value(y), json_real_value(x));
-        return r == 2 ? 2 : -r;
-    }
-    double a = json_real_value(x), b = json_real_value(y);
-    return a < b ? -1 : a > b ? 1 : a == b ? 0 : 2;
+    char a[40], b[40];
+    size_t an = number_text(x, a, sizeof a), bn = number_text(y, b, sizeof b);
+    if (!an || !bn)
+        return 2;
+    return capsa__json_number_cmp(a, an, b, bn);
 }
 
 /* Deep equality: the same type class, numbers by value, strings byte by byte,
@@ -712,20 +738,20 @@ static int parse_index(const char *s, size_t n, size_t *out)
     return 1;
 }
 
-/* The value at path in args, or NULL when it is missing. */
-static const json_t *lookup(const json_t *args, const char *path)
+/* The value at constraint c's parameter in args, or NULL when it is missing. */
+static const json_t *lookup(const json_t *args, const cons *c)
 {
     const json_t *v = args;
-    const char *s = path;
-    while (v && s) {
-        size_t n = seg_len(s), i;
+    const char *key = c->keys;
+    for (size_t k = 0; v && k < c->nkeys; k++) {
+        size_t n = strlen(key), i;
         if (json_is_object(v))
-            v = json_object_getn(v, s, n);
-        else if (json_is_array(v) && parse_index(s, n, &i))
+            v = json_object_getn(v, key, n);
+        else if (json_is_array(v) && parse_index(key, n, &i))
             v = json_array_get(v, i);
         else
             return NULL;
-        s = seg_next(s);
+        key += n + 1;
     }
     return v;
 }
@@ -803,7 +829,7 @@ static int eval(const cons *c, const json_t *args)
                 return c->op == OP_OR;
         return c->op == OP_AND;
     }
-    return eval_leaf(c, lookup(args, c->param));
+    return eval_leaf(c, lookup(args, c));
 }
 
 /* The first of the capability's constraints that fails, or NULL if all hold. */
@@ -957,13 +983,9 @@ static void put_json(msg *m, const json_t *v)
     }
     if (json_is_real(v)) {
         char tmp[64];
-        double d = json_real_value(v);
-        for (int prec = 1; prec <= 17; prec++) {
-            snprintf(tmp, sizeof tmp, "%.*g", prec, d);
-            if (strtod(tmp, NULL) == d)
-                break;
-        }
-        if (!strpbrk(tmp, ".eEni")) /* keep it a real: 5.0, not 5 */
+        if (capsa__json_real_text(json_real_value(v), tmp, sizeof tmp - 2) != 0)
+            snprintf(tmp, sizeof tmp, "?");
+        else if (!strpbrk(tmp, ".eE")) /* keep it a real: 5.0, not 5 */
             strcat(tmp, ".0");
         put_str(m, tmp);
         return;
@@ -1006,7 +1028,7 @@ static void describe_failure(msg *m, const cons *c, const json_t *args)
         }
         return;
     }
-    const json_t *v = lookup(args, c->param);
+    const json_t *v = lookup(args, c);
     put_str(m, c->param);
     put_str(m, " ");
     put_str(m, op_names[c->op]);

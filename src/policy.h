@@ -16,7 +16,10 @@
 //
 // Constraints. Each names a parameter by a path ("amount", "body/user/email",
 // "items/0/id"): a segment looks a key up in an object, or, in an array, is an
-// index written in decimal without sign or leading zeros. Semantics:
+// index written in decimal without sign or leading zeros. As in a JSON Pointer,
+// a key that holds '/' or '~' is written with "~1" for '/' and "~0" for '~'
+// ("b~1c" is the key "b/c"; "b/c" is the member "c" of "b"), so each path names
+// one place; any other '~' is a load error. Semantics:
 //  - A parameter that is missing or JSON null fails every constraint except
 //    not_exists, which it satisfies: null does not "exist". (A null constraint
 //    value could therefore never match and is a load error.)
@@ -24,8 +27,13 @@
 //    holds for "!=" and "not_in" too ("!=" 5 is not satisfied by "5" or true).
 //    The types are: number, string, boolean, object, array; booleans are not
 //    numbers.
-//  - Numbers compare by value, exactly: the integer 5 equals the real 5.0, and the
-//    integer 9007199254740993 does not equal the real 9007199254740992.0.
+//  - Numbers compare as the decimals their text writes, exactly: the integer 5
+//    equals the real 5.0 and 5e0, -0.0 equals 0, and 9007199254740993 is more than
+//    9007199254740992.0. A number is held as a 64-bit integer or a double, so one
+//    whose text says more than that holds (10.0000000000000001 would be 10,
+//    1e-400 would be 0) is refused where the text is parsed, in a policy and in a
+//    call's arguments alike (see capsa__json_load_strict): every accepted real is
+//    the shortest form of its double, what JSON.stringify writes.
 //  - "==", "!=", "in", "not_in" and array "contains" compare strings byte by byte
 //    and objects and arrays structurally (numbers inside them by value, too).
 //  - "<" "<=" ">" ">=" need a number on both sides. "starts_with"/"ends_with" need

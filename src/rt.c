@@ -3,12 +3,14 @@
  * state and signal stacks are per thread, and allocation failure becomes a trap
  * that the host reports as CAPSA_ENOMEM instead of an abort. Also memory images:
  * capture, copy-on-write mapping, and restoring a memory to its image in place,
- * with the writes tracked through read-only pages. */
+ * with the writes tracked through read-only pages. The fault handler stays in
+ * front of any the host program installs later. */
 #define _GNU_SOURCE
 #include "rt.h"
 #include "fuel.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -86,7 +88,6 @@ static __thread uint32_t tls_exit_code;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_status = -1;
 static pthread_key_t thread_key;
-static struct sigaction old_segv, old_bus;
 
 /* ---- traps ---------------------------------------------------------------------- */
 
@@ -151,10 +152,69 @@ static _Noreturn void fault_trap(rt_frame *f, const ucontext_t *uc, int code)
     siglongjmp(f->jmp, code);
 }
 
+/* ---- the fault handler, in front of the host's ------------------------------------ */
+
+/* Guest faults are capsa's to take: the guard pages' and write tracking's. A host
+ * program may install a SIGSEGV handler of its own after capsa's (Python's
+ * faulthandler, a JVM, a crash reporter), which would then get them first and,
+ * unless it chains to the handler it replaced, end the process. So each outermost
+ * guest call checks that capsa's handler is the one installed, and if not,
+ * installs it again in front of the host's, to which it passes every fault that is
+ * not a guest's. The host's handler most likely chains to the entry it replaced;
+ * were that the entry installed in front of it, a fault nobody takes would go
+ * round in circles. So the handler has several entries, "levels", each passing
+ * faults on to a disposition of its own: level 0 to the one capsa found at start,
+ * level n to the host handler it was installed in front of, which chains (if it
+ * does) to the level it replaced. */
+#define LEVELS 8
+/* Ours: SA_ONSTACK for faults on an exhausted stack; SA_NODEFER because the handler
+ * leaves by siglongjmp without restoring the mask. */
+#define HANDLER_FLAGS (SA_SIGINFO | SA_ONSTACK | SA_NODEFER)
+
+enum { LINK_FREE, LINK_HOST, LINK_PASS };
+
+/* Where a level passes faults on. kind and below are read by the handler: atomic. */
+typedef struct level_link {
+    int kind;              /* LINK_* */
+    int below;             /* HOST: the level the host's handler replaced; PASS: the
+                              level that takes over, the host's handler having moved */
+    struct sigaction host; /* HOST: the host's disposition */
+} level_link;
+
+typedef struct sig_front {
+    int sig;
+    struct sigaction first;   /* the disposition before capsa's, where level 0 passes */
+    level_link level[LEVELS]; /* [0] unused */
+    int installed;            /* the level installed last; set under front_lock */
+} sig_front;
+
+static sig_front fronts[2] = { { .sig = SIGSEGV }, { .sig = SIGBUS } };
+static pthread_mutex_t front_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Passes a fault that is not a guest's to a disposition, as the kernel would have. */
+static void pass_to(const struct sigaction *to, int sig, siginfo_t *si, void *uc)
+{
+    if ((to->sa_flags & SA_SIGINFO) && to->sa_sigaction) {
+        to->sa_sigaction(sig, si, uc);
+    } else if (to->sa_handler != SIG_DFL && to->sa_handler != SIG_IGN) {
+        to->sa_handler(sig);
+    } else if (si->si_code <= 0) {
+        /* Sent, not raised by an instruction: nothing will fault again, so the
+           default action is taken here (an ignored signal stays ignored). */
+        if (to->sa_handler == SIG_DFL) {
+            signal(sig, SIG_DFL);
+            raise(sig);
+        }
+    } else {
+        /* Returning re-runs the faulting instruction under the default action. */
+        signal(sig, SIG_DFL);
+    }
+}
+
 /* A fault inside guest code is a trap when it hits the running guest's memory
  * reservation (out of bounds) or the thread's stack guard (exhaustion). Anything
- * else is not ours: the previous disposition gets it. */
-static void fault_handler(int sig, siginfo_t *si, void *uc)
+ * else is not ours: the level's disposition gets it. */
+static void fault_handler(int level, int sig, siginfo_t *si, void *uc)
 {
     rt_frame *f = tls.frame;
     /* si_code > 0: raised by an instruction. A signal sent with kill() or raise()
@@ -180,22 +240,157 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
         if (a >= (uintptr_t)tls.stack && a < (uintptr_t)tls.stack + GUEST_STACK_GUARD)
             fault_trap(f, uc, WASM_RT_TRAP_EXHAUSTION);
     }
-    struct sigaction *old = sig == SIGSEGV ? &old_segv : &old_bus;
-    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
-        old->sa_sigaction(sig, si, uc);
-    } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-        old->sa_handler(sig);
-    } else if (si->si_code <= 0) {
-        /* Sent, not raised by an instruction: nothing will fault again, so the
-           default action is taken here (an ignored signal stays ignored). */
-        if (old->sa_handler == SIG_DFL) {
-            signal(sig, SIG_DFL);
-            raise(sig);
+    const sig_front *fr = &fronts[sig == SIGBUS];
+    /* The hops this fault made through our levels, kept in the last byte of its
+       siginfo, which the kernel zeroes for each signal it delivers and handlers
+       pass on. Should host handlers ever chain in a circle, the first disposition
+       ends it. */
+    unsigned char *hops = (unsigned char *)si + sizeof(*si) - 1;
+    int k = *hops >= 2 * LEVELS ? 0 : level;
+    if (*hops < UCHAR_MAX)
+        (*hops)++;
+    for (int steps = 0; k > 0 && steps < LEVELS; steps++) {
+        int kind = __atomic_load_n(&fr->level[k].kind, __ATOMIC_ACQUIRE);
+        if (kind == LINK_HOST) {
+            pass_to(&fr->level[k].host, sig, si, uc);
+            return;
         }
-    } else {
-        /* Returning re-runs the faulting instruction under the default action. */
-        signal(sig, SIG_DFL);
+        k = kind == LINK_PASS ? __atomic_load_n(&fr->level[k].below, __ATOMIC_RELAXED) : 0;
     }
+    pass_to(&fr->first, sig, si, uc);
+}
+
+#define LEVEL_ENTRY(n)                                                  \
+    static void fault_level_##n(int sig, siginfo_t *si, void *uc)       \
+    {                                                                   \
+        fault_handler(n, sig, si, uc);                                  \
+    }
+LEVEL_ENTRY(0)
+LEVEL_ENTRY(1)
+LEVEL_ENTRY(2)
+LEVEL_ENTRY(3)
+LEVEL_ENTRY(4)
+LEVEL_ENTRY(5)
+LEVEL_ENTRY(6)
+LEVEL_ENTRY(7)
+static void (*const level_entry[LEVELS])(int, siginfo_t *, void *) = {
+    fault_level_0, fault_level_1, fault_level_2, fault_level_3,
+    fault_level_4, fault_level_5, fault_level_6, fault_level_7,
+};
+
+/* Installs level n's entry for fr's signal; *old (if not NULL) gets what was
+ * there. Returns 0 or -1. */
+static int install_level(const sig_front *fr, int n, struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = level_entry[n];
+    sa.sa_flags = HANDLER_FLAGS;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(fr->sig, &sa, old);
+}
+
+/* The level whose entry a disposition is, or -1 when it is not one of ours. */
+static int level_of(const struct sigaction *sa)
+{
+    if (!(sa->sa_flags & SA_SIGINFO))
+        return -1;
+    for (int n = 0; n < LEVELS; n++)
+        if (sa->sa_sigaction == level_entry[n])
+            return n;
+    return -1;
+}
+
+static bool same_disposition(const struct sigaction *a, const struct sigaction *b)
+{
+    if ((a->sa_flags & SA_SIGINFO) != (b->sa_flags & SA_SIGINFO))
+        return false;
+    return a->sa_flags & SA_SIGINFO ? a->sa_sigaction == b->sa_sigaction
+                                    : a->sa_handler == b->sa_handler;
+}
+
+/* Puts our handler in front of whatever the host installed for fr's signal, with
+ * front_lock held. Returns 0, or -1 when it cannot be (every level in use). */
+static int take_front_locked(sig_front *fr)
+{
+    struct sigaction cur;
+    if (sigaction(fr->sig, NULL, &cur) != 0)
+        return -1;
+    int k = level_of(&cur);
+    if (k >= 0) {
+        /* Ours, maybe an older level the host put back (its handler removed). */
+        if ((cur.sa_flags & HANDLER_FLAGS) != HANDLER_FLAGS && install_level(fr, k, NULL) != 0)
+            return -1;
+        __atomic_store_n(&fr->installed, k, __ATOMIC_RELAXED);
+        return 0;
+    }
+    /* The host's handler replaced level m. Installed again, it leaves the place
+       it had: that level passes on to where the handler chained from there. */
+    int m = fr->installed;
+    for (int j = 1; j < LEVELS; j++)
+        if (fr->level[j].kind == LINK_HOST && same_disposition(&fr->level[j].host, &cur))
+            __atomic_store_n(&fr->level[j].kind, LINK_PASS, __ATOMIC_RELEASE);
+    for (int j = 1; j < LEVELS; j++) {
+        if (fr->level[j].kind != LINK_PASS)
+            continue;
+        int b = fr->level[j].below;
+        for (int steps = 0; b > 0 && fr->level[b].kind == LINK_PASS && steps < LEVELS; steps++)
+            b = fr->level[b].below;
+        __atomic_store_n(&fr->level[j].below, b, __ATOMIC_RELAXED);
+    }
+    /* A level that a fault can reach from level m is in use. */
+    bool used[LEVELS] = { true };
+    for (int j = m; j > 0 && !used[j];) {
+        used[j] = true;
+        j = fr->level[j].kind == LINK_FREE ? 0 : fr->level[j].below;
+    }
+    int n = 1;
+    while (n < LEVELS && used[n])
+        n++;
+    if (n == LEVELS)
+        return -1;
+    fr->level[n].host = cur;
+    fr->level[n].below = m;
+    __atomic_store_n(&fr->level[n].kind, LINK_HOST, __ATOMIC_RELEASE);
+    if (install_level(fr, n, NULL) != 0) {
+        __atomic_store_n(&fr->level[n].kind, LINK_FREE, __ATOMIC_RELEASE);
+        return -1;
+    }
+    __atomic_store_n(&fr->installed, n, __ATOMIC_RELAXED);
+    return 0;
+}
+
+/* Whether our handler is in front for both signals, putting it there if needed.
+ * One sigaction call per signal when nothing changed. */
+static bool in_front(void)
+{
+    bool ok = true;
+    for (int i = 0; i < 2; i++) {
+        sig_front *fr = &fronts[i];
+        struct sigaction cur;
+        if (sigaction(fr->sig, NULL, &cur) == 0 &&
+            level_of(&cur) == __atomic_load_n(&fr->installed, __ATOMIC_RELAXED) &&
+            (cur.sa_flags & HANDLER_FLAGS) == HANDLER_FLAGS)
+            continue;
+        pthread_mutex_lock(&front_lock);
+        if (take_front_locked(fr) != 0)
+            ok = false;
+        pthread_mutex_unlock(&front_lock);
+    }
+    return ok;
+}
+
+static int disarm(capsa__rt_track *t, uint8_t *data);
+
+/* Before an outermost guest call: our handler goes in front. When it cannot, a
+ * host handler gets the guest's faults first, so the call's memory must not rely
+ * on them for its tracking: tracking stops (the next restore scans). Returns 0, or
+ * -1 when even that failed. */
+static int guard_faults(const wasm_rt_memory_t *memory, capsa__rt_track *track)
+{
+    if (in_front() || !track || !track->armed)
+        return 0;
+    return disarm(track, memory->data);
 }
 
 /* Thread exit: the alternate signal stack and the guest stack go with the thread. */
@@ -218,13 +413,8 @@ static void init_process(void)
 {
     if (pthread_key_create(&thread_key, free_thread) != 0)
         return;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = fault_handler;
-    /* SA_NODEFER: the handler leaves by siglongjmp without restoring the mask. */
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGSEGV, &sa, &old_segv) != 0 || sigaction(SIGBUS, &sa, &old_bus) != 0)
+    if (install_level(&fronts[0], 0, &fronts[0].first) != 0 ||
+        install_level(&fronts[1], 0, &fronts[1].first) != 0)
         return;
     init_status = 0;
 }
@@ -397,7 +587,7 @@ int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64
         if (trap == 0)
             fn(arg);
         f.trap = trap;
-    } else if (getcontext(&tls.guest_ctx) != 0) {
+    } else if (guard_faults(memory, track) != 0 || getcontext(&tls.guest_ctx) != 0) {
         f.trap = CAPSA__TRAP_NOMEM;
     } else {
         tls.guest_ctx.uc_stack.ss_sp = tls.stack + GUEST_STACK_GUARD;

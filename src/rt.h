@@ -97,7 +97,9 @@ uint32_t capsa__rt_track_budget(uint32_t per_memory, uint32_t process);
  * *limits (NULL: none), on the calling thread's guest stack (a large mapping of its
  * own, so that guest recursion never depends on the caller's stack size). Returns 0, or the trap code (wasm_rt_trap_t or
  * CAPSA__TRAP_*) when the guest trapped; fn then did not finish. *fuel_used (if not
- * NULL) gets the units spent. The thread must have been prepared. */
+ * NULL) gets the units spent. The thread must have been prepared. An outermost
+ * call first puts the runtime's fault handler back in front of any the host
+ * installed since (or, when it cannot, stops *track's tracking). */
 int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64_t *fuel,
                    const capsa__rt_limits *limits, void (*fn)(void *), void *arg,
                    uint64_t *fuel_used);

@@ -1,8 +1,9 @@
 /* Tests of the runtime layer (src/rt.c, src/rt.h) through capsa__rt_call: trap codes,
  * guard pages, memory growth and limits, the guest pointer check, memory images,
- * address space over thousands of instances, threads, and host faults that must stay
- * fatal. The guest is tests/rt/trapper.wat, turned into C by wasm2c; the public API
- * is used where the same property must hold for sandboxes running QuickJS. */
+ * address space over thousands of instances, threads, host faults that must stay
+ * fatal, and SIGSEGV handlers the host program installs after the runtime's. The
+ * guest is tests/rt/trapper.wat, turned into C by wasm2c; the public API is used
+ * where the same property must hold for sandboxes running QuickJS. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -1719,6 +1720,501 @@ TEST(host_faults_stay_fatal)
     trapper_free(t);
 }
 
+/* ---- signal handlers of the host program -------------------------------------------- */
+
+/* Host programs install SIGSEGV handlers of their own, often after capsa's (Python's
+ * faulthandler, a JVM, Go's runtime, crash reporters). The children below install
+ * one after sandboxes have run: a handler that ends the process if it is ever
+ * reached, the same in signal()'s style, one that chains to the handler it
+ * replaced, and the default action. Guest code must go on working whichever it
+ * is: the faults of write tracking and of the guard pages are capsa's; host
+ * faults must still reach the host's handler. */
+enum host_kind { HOST_FATAL, HOST_PLAIN, HOST_CHAINING, HOST_DEFAULT };
+static const char *const host_kind_name[] = {
+    "a handler that exits", "a signal()-style handler that exits",
+    "a handler that chains to the one it replaced", "the default action",
+};
+#define HOST_HANDLER_EXIT 77
+
+/* Times a host handler ran, in memory shared with the parent (a child may die). */
+static int *host_seen;
+/* What the host's handlers replaced: [0] SIGSEGV, [1] SIGBUS. */
+static struct sigaction host_replaced[2];
+
+static void host_fatal(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig, (void)si, (void)uc;
+    __atomic_add_fetch(host_seen, 1, __ATOMIC_RELAXED);
+    _exit(HOST_HANDLER_EXIT);
+}
+
+static void host_plain(int sig)
+{
+    (void)sig;
+    __atomic_add_fetch(host_seen, 1, __ATOMIC_RELAXED);
+    _exit(HOST_HANDLER_EXIT);
+}
+
+/* Counts a run of a host handler, then chains as a well-behaved one does: to the
+ * disposition prev it replaced. */
+static void chain_to(const struct sigaction *prev, int sig, siginfo_t *si, void *uc)
+{
+    __atomic_add_fetch(host_seen, 1, __ATOMIC_RELAXED);
+    if (prev->sa_flags & SA_SIGINFO) {
+        prev->sa_sigaction(sig, si, uc);
+    } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+        prev->sa_handler(sig);
+    } else {
+        signal(sig, SIG_DFL);
+        if (si->si_code <= 0)
+            raise(sig);
+    }
+}
+
+static void host_chaining(int sig, siginfo_t *si, void *uc)
+{
+    chain_to(&host_replaced[sig == SIGBUS], sig, si, uc);
+}
+
+/* Installs a host handler of the kind for SIGSEGV and SIGBUS; returns 0 or -1. */
+static int install_host_handler(enum host_kind kind)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sigemptyset(&sa.sa_mask);
+    switch (kind) {
+    case HOST_FATAL:
+        sa.sa_sigaction = host_fatal;
+        sa.sa_flags = SA_SIGINFO;
+        break;
+    case HOST_PLAIN:
+        sa.sa_handler = host_plain;
+        break;
+    case HOST_CHAINING:
+        sa.sa_sigaction = host_chaining;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        break;
+    case HOST_DEFAULT:
+        sa.sa_handler = SIG_DFL;
+        break;
+    }
+    if (sigaction(SIGSEGV, &sa, &host_replaced[0]) != 0 ||
+        sigaction(SIGBUS, &sa, &host_replaced[1]) != 0)
+        return -1;
+    return 0;
+}
+
+/* What a child gets: the kind of handler the host installs, and a memory made
+ * from an image, restored once (its writes tracked). */
+typedef struct tracked_memory {
+    trapper *t;
+    capsa__rt_track *track;
+    const capsa__rt_image *img;
+} tracked_memory;
+
+typedef struct host_case {
+    enum host_kind kind;
+    tracked_memory tm;
+} host_case;
+
+/* Runs JS that builds n objects (so writes memory in proportion) and checks its
+ * value. */
+static int js_works(capsa_sandbox *sb, int n)
+{
+    char code[200], want[32];
+    snprintf(code, sizeof(code),
+             "{ let a = []; for (let i = 0; i < %d; i++) a.push({ i, s: 'x' + i });"
+             " return a.length + a[%d].s.length; }", n, n - 1);
+    snprintf(want, sizeof(want), "%d", n + 1 + snprintf(NULL, 0, "%d", n - 1));
+    const char *v = NULL;
+    int rc = run_js(sb, code, &v);
+    return rc == CAPSA_OK && v && strcmp(v, want) == 0;
+}
+
+/* In a child: an engine with a pool; a sandbox runs, is reset and runs again (so
+ * its memory has been restored in place and its writes are tracked), and another
+ * goes back to the pool; then the host installs its handler. Runs after that,
+ * resets and sandboxes taken from the pool must all work, and the host's handler
+ * never sees capsa's faults. Exit code: 0, or a bit per failed expectation. */
+static int child_js_after_handler(void *arg)
+{
+    enum host_kind kind = ((const host_case *)arg)->kind;
+    capsa_engine_options o;
+    capsa_engine_options_init(&o);
+    o.pool_size = 2;
+    capsa_engine *e = NULL;
+    capsa_sandbox *sb = NULL, *other = NULL;
+    if (capsa_engine_new(&o, &e) != CAPSA_OK || capsa_sandbox_new(e, NULL, &sb) != CAPSA_OK ||
+        capsa_sandbox_new(e, NULL, &other) != CAPSA_OK)
+        return 64;
+    int bad = 0;
+    if (!js_works(sb, 100) || capsa_reset(sb) != CAPSA_OK || !js_works(sb, 100) ||
+        capsa_reset(sb) != CAPSA_OK || !js_works(other, 100))
+        bad |= 1;
+    capsa_sandbox_free(other);
+    other = NULL;
+    if (install_host_handler(kind) != 0)
+        return 64;
+    /* Each run builds more than the one before, so it writes pages of the image
+       that no earlier run wrote. */
+    for (int i = 0; i < 3; i++) {
+        if (!js_works(sb, 5000 << i))
+            bad |= 2;
+        if (capsa_reset(sb) != CAPSA_OK)
+            bad |= 4;
+    }
+    if (capsa_sandbox_new(e, NULL, &other) != CAPSA_OK || !js_works(other, 50000) ||
+        !js_works(other, 60000))
+        bad |= 8;
+    capsa_sandbox_free(other);
+    if (capsa_sandbox_new(e, NULL, &other) != CAPSA_OK || !js_works(other, 70000))
+        bad |= 16;
+    capsa_sandbox_free(other);
+    capsa_sandbox_free(sb);
+    capsa_engine_free(e);
+    if (__atomic_load_n(host_seen, __ATOMIC_RELAXED) != 0)
+        bad |= 32;
+    return bad;
+}
+
+/* The runtime's faults with a memory restored once (its writes tracked): a write
+ * to a tracked page, a load out of bounds, running off the guest stack, and the
+ * restore after them. Returns 0, or a bit per failed expectation. */
+
+static int runtime_faults_work(const tracked_memory *tm, uint32_t value)
+{
+    int bad = 0;
+    wasm_rt_memory_t *m = &tm->t->inst.w2c_memory;
+    if (guest_tracked(tm->t, tm->track, OP_STORE, PAGE + 4096 + 8, value, NULL) != 0 ||
+        value_of(tm->t, OP_LOAD, PAGE + 4096 + 8, 0) != value)
+        bad |= 1;
+    if (guest_tracked(tm->t, tm->track, OP_LOAD, 3 * PAGE, 0, NULL) != WASM_RT_TRAP_OOB)
+        bad |= 2;
+    if (guest_tracked(tm->t, tm->track, OP_RECURSE, 0, 0, NULL) != WASM_RT_TRAP_EXHAUSTION)
+        bad |= 4;
+    if (capsa__rt_memory_restore(m, tm->track, tm->img) != 0 ||
+        memcmp(m->data, tm->img->view, 2 * PAGE) != 0)
+        bad |= 8;
+    return bad;
+}
+
+/* In a child: the host installs its handler after a memory was restored; the
+ * runtime's faults must still be the runtime's. */
+static int child_traps_after_handler(void *arg)
+{
+    host_case *hc = arg;
+    if (!hc->tm.track->armed || install_host_handler(hc->kind) != 0)
+        return 64;
+    int bad = runtime_faults_work(&hc->tm, 0x51) | runtime_faults_work(&hc->tm, 0x52) << 4;
+    if (__atomic_load_n(host_seen, __ATOMIC_RELAXED) != 0)
+        bad |= 1 << 8;
+    return bad;
+}
+
+/* In a child: after the host's handler is in place and guest code ran, a NULL
+ * dereference in host code must reach the host's handler (once). */
+DELIBERATE_FAULT static int child_host_fault_after_handler(void *arg)
+{
+    host_case *hc = arg;
+    if (install_host_handler(hc->kind) != 0 || runtime_faults_work(&hc->tm, 0x61) != 0)
+        return 64;
+    volatile int *volatile nowhere = NULL;
+    return *nowhere + 100;
+}
+
+/* The same for a NULL dereference in a host import the guest calls. */
+static int child_import_fault_after_handler(void *arg)
+{
+    host_case *hc = arg;
+    if (install_host_handler(hc->kind) != 0 || runtime_faults_work(&hc->tm, 0x62) != 0)
+        return 64;
+    hc->tm.t->host.mode = HOST_NULL;
+    guest(hc->tm.t, OP_VIA_HOST, 1, 0, NULL);
+    return 100;
+}
+
+/* In a child: the host installs the same handler again and again (as a crash
+ * reporter that checks it is still in place does), with guest code between;
+ * then a host fault must reach it exactly once. */
+DELIBERATE_FAULT static int child_handler_reinstalled(void *arg)
+{
+    host_case *hc = arg;
+    for (uint32_t i = 0; i < 40; i++) {
+        if (install_host_handler(hc->kind) != 0)
+            return 64;
+        if (runtime_faults_work(&hc->tm, 0x100 + i) != 0)
+            return 65;
+    }
+    if (__atomic_load_n(host_seen, __ATOMIC_RELAXED) != 0)
+        return 66;
+    volatile int *volatile nowhere = NULL;
+    return *nowhere + 100;
+}
+
+/* In a child: the host installs its handler and later puts back the one it
+ * replaced (as faulthandler.disable() does). Guest code works throughout, and a
+ * host fault then no longer reaches the removed handler. */
+DELIBERATE_FAULT static int child_handler_removed(void *arg)
+{
+    host_case *hc = arg;
+    if (install_host_handler(hc->kind) != 0 || runtime_faults_work(&hc->tm, 0x71) != 0)
+        return 64;
+    if (sigaction(SIGSEGV, &host_replaced[0], NULL) != 0 ||
+        sigaction(SIGBUS, &host_replaced[1], NULL) != 0)
+        return 64;
+    if (runtime_faults_work(&hc->tm, 0x72) != 0)
+        return 65;
+    volatile int *volatile nowhere = NULL;
+    return *nowhere + 100;
+}
+
+/* Host handlers of different programs, each chaining to what it replaced. */
+#define STACKED 10
+static struct sigaction stacked_replaced[STACKED];
+
+#define STACKED_HANDLER(n)                                       \
+    static void host_stacked_##n(int sig, siginfo_t *si, void *uc) \
+    {                                                            \
+        chain_to(&stacked_replaced[n], sig, si, uc);             \
+    }
+STACKED_HANDLER(0)
+STACKED_HANDLER(1)
+STACKED_HANDLER(2)
+STACKED_HANDLER(3)
+STACKED_HANDLER(4)
+STACKED_HANDLER(5)
+STACKED_HANDLER(6)
+STACKED_HANDLER(7)
+STACKED_HANDLER(8)
+STACKED_HANDLER(9)
+static void (*const host_stacked[STACKED])(int, siginfo_t *, void *) = {
+    host_stacked_0, host_stacked_1, host_stacked_2, host_stacked_3, host_stacked_4,
+    host_stacked_5, host_stacked_6, host_stacked_7, host_stacked_8, host_stacked_9,
+};
+
+/* Installs fn for SIGSEGV; *replaced (if not NULL) gets what it replaced. */
+static int install_segv(void (*fn)(int, siginfo_t *, void *), struct sigaction *replaced)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = fn;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    return sigaction(SIGSEGV, &sa, replaced);
+}
+
+/* A write to a page of the image that no earlier call wrote, then a restore. */
+static int tracked_write_works(const tracked_memory *tm, uint32_t page)
+{
+    wasm_rt_memory_t *m = &tm->t->inst.w2c_memory;
+    uint32_t at = PAGE + page * 4096 + 20;
+    return guest_tracked(tm->t, tm->track, OP_STORE, at, 0x5a5a, NULL) == 0 &&
+           value_of(tm->t, OP_LOAD, at, 0) == 0x5a5a &&
+           capsa__rt_memory_restore(m, tm->track, tm->img) == 0 &&
+           memcmp(m->data, tm->img->view, 2 * PAGE) == 0;
+}
+
+/* In a child: more host programs install handlers, one after another with guest
+ * code between, than capsa has places in front of them. Guest code works
+ * throughout (they chain), and a host fault reaches each of them once. Then a
+ * handler that exits goes on top, where capsa can no longer get in front of it:
+ * writes to the tracked image must not fault (tracking stops, restores scan). */
+DELIBERATE_FAULT static int child_handlers_stacked(void *arg)
+{
+    host_case *hc = arg;
+    for (int i = 0; i < STACKED; i++) {
+        if (install_segv(host_stacked[i], &stacked_replaced[i]) != 0)
+            return 64;
+        if (runtime_faults_work(&hc->tm, 0x200 + (uint32_t)i) != 0)
+            return 65;
+    }
+    /* Past capsa's places in front, guest faults reach the newest handlers first. */
+    __atomic_store_n(host_seen, 0, __ATOMIC_RELAXED);
+    if (hc->kind == HOST_FATAL) {
+        if (install_segv(host_fatal, NULL) != 0)
+            return 64;
+        for (uint32_t p = 3; p < 8; p++)
+            if (!tracked_write_works(&hc->tm, p))
+                return 67;
+        return 0;
+    }
+    volatile int *volatile nowhere = NULL;
+    return *nowhere + 100;
+}
+
+/* A host handler that keeps the disposition it replaced the first time it was
+ * installed, even when installed again over another. */
+static struct sigaction sticky_replaced;
+static int sticky_saved;
+
+#define STICKY_GIVES_UP 1000
+static void host_sticky(int sig, siginfo_t *si, void *uc)
+{
+    /* Going round for ever would hang the test: it ends the child instead. */
+    if (__atomic_load_n(host_seen, __ATOMIC_RELAXED) >= STICKY_GIVES_UP)
+        _exit(HOST_HANDLER_EXIT);
+    chain_to(&sticky_replaced, sig, si, uc);
+}
+
+static int install_sticky(void)
+{
+    struct sigaction old;
+    if (install_segv(host_sticky, &old) != 0)
+        return -1;
+    if (!sticky_saved)
+        sticky_replaced = old;
+    sticky_saved = 1;
+    return 0;
+}
+
+/* In a child: host handlers come and go so that the sticky one ends up chaining,
+ * through capsa's handler, back to itself. Guest code works all the same, and a
+ * host fault goes round only a bounded number of times before the default action
+ * ends the process. */
+DELIBERATE_FAULT static int child_handler_circle(void *arg)
+{
+    host_case *hc = arg;
+    struct sigaction before_a, before_sticky;
+    if (install_segv(host_stacked[0], &stacked_replaced[0]) != 0 ||
+        runtime_faults_work(&hc->tm, 0x301) != 0)
+        return 64;
+    before_a = stacked_replaced[0];
+    if (sigaction(SIGSEGV, NULL, &before_sticky) != 0 || install_sticky() != 0 ||
+        runtime_faults_work(&hc->tm, 0x302) != 0)
+        return 65;
+    /* Both removed again, newest first; then the sticky one comes back. */
+    if (sigaction(SIGSEGV, &before_sticky, NULL) != 0 || runtime_faults_work(&hc->tm, 0x303) != 0 ||
+        sigaction(SIGSEGV, &before_a, NULL) != 0 || runtime_faults_work(&hc->tm, 0x304) != 0)
+        return 66;
+    if (install_sticky() != 0 || runtime_faults_work(&hc->tm, 0x305) != 0 ||
+        runtime_faults_work(&hc->tm, 0x306) != 0)
+        return 67;
+    if (__atomic_load_n(host_seen, __ATOMIC_RELAXED) != 0)
+        return 68;
+    volatile int *volatile nowhere = NULL;
+    return *nowhere + 100;
+}
+
+/* Reports a child's exit status when it is not the expected one. */
+static void explain_status(const char *what, int status)
+{
+    if (status == -1)
+        fprintf(stderr, "  %s: no child\n", what);
+    else if (WIFEXITED(status))
+        fprintf(stderr, "  %s: child exited with %d\n", what, WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        fprintf(stderr, "  %s: child killed by signal %d\n", what, WTERMSIG(status));
+}
+
+/* How a child must end: exited with code (-1: killed by SIGSEGV), the host's
+ * handlers having run from seen_min to seen_max times. */
+typedef struct child_end {
+    int code;
+    int seen_min, seen_max;
+} child_end;
+
+static const child_end ENDS_NORMALLY = { 0, 0, 0 };
+static const child_end ENDS_BY_DEFAULT = { -1, 0, 0 };
+
+/* How a host fault ends a child under the host's handler of that kind. */
+static child_end host_fault_end(enum host_kind kind)
+{
+    static const child_end ends[] = {
+        [HOST_FATAL] = { HOST_HANDLER_EXIT, 1, 1 },
+        [HOST_PLAIN] = { HOST_HANDLER_EXIT, 1, 1 },
+        [HOST_CHAINING] = { -1, 1, 1 },
+        [HOST_DEFAULT] = { -1, 0, 0 },
+    };
+    return ends[kind];
+}
+
+/* Runs fn(arg) in a child and checks that it ends as want says. */
+static void check_child(int (*fn)(void *), void *arg, child_end want, const char *what)
+{
+    *host_seen = 0;
+    int status = in_child(fn, arg);
+    int seen = *host_seen;
+    int ok = (want.code < 0 ? killed_by_segv(status) : exited_with(status, want.code)) &&
+             seen >= want.seen_min && seen <= want.seen_max;
+    CHECK(ok, what);
+    if (!ok) {
+        explain_status(what, status);
+        fprintf(stderr, "  the host's handlers ran %d times\n", seen);
+    }
+}
+
+/* The children run with each kind of host handler, and how they must end:
+ * normally, as a host fault under that handler, or by the default action. */
+enum { END_NORMALLY, END_HOST_FAULT, END_BY_DEFAULT };
+static const struct {
+    int (*fn)(void *);
+    int end;
+    const char *what;
+} host_cases[] = {
+    { child_js_after_handler, END_NORMALLY,
+      "installed after sandboxes ran and were reset, runs, resets and pooled sandboxes work" },
+    { child_traps_after_handler, END_NORMALLY,
+      "installed, tracked writes, OOB and stack exhaustion stay the runtime's and restores "
+      "are exact" },
+    { child_host_fault_after_handler, END_HOST_FAULT, "installed, a host fault still reaches it" },
+    { child_import_fault_after_handler, END_HOST_FAULT,
+      "installed, a fault in a host import during a guest call reaches it" },
+    { child_handler_reinstalled, END_HOST_FAULT,
+      "installed 40 times over, guest code works and a host fault reaches it once" },
+    { child_handler_removed, END_BY_DEFAULT,
+      "installed and removed again, guest code works and a host fault kills as before" },
+};
+
+TEST(host_signal_handlers)
+{
+    host_seen = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CHECK(host_seen != MAP_FAILED, "a page shared with the children is mapped");
+    if (host_seen == MAP_FAILED)
+        return;
+    trapper *src = trapper_new(NULL), *a = trapper_new(NULL);
+    capsa__rt_image img = { .fd = -1 };
+    capsa__rt_track track;
+    memset(&track, 0, sizeof(track));
+    int ready = src && a && guest(src, OP_GROW, 1, 0, NULL) == 0 &&
+                capsa__rt_image_capture(&img, &src->inst.w2c_memory) == 0;
+    ready = ready && use_image(a, &img) == 0 && guest(a, OP_STORE, SCRATCH, 1, NULL) == 0 &&
+            capsa__rt_memory_restore(&a->inst.w2c_memory, &track, &img) == 0 && track.armed;
+    CHECK(ready, "a memory made from an image, restored once, its writes tracked");
+    for (int k = HOST_FATAL; ready && k <= HOST_DEFAULT; k++) {
+        host_case hc = { (enum host_kind)k, { a, &track, &img } };
+        for (size_t i = 0; i < sizeof(host_cases) / sizeof(host_cases[0]); i++) {
+            char what[200];
+            snprintf(what, sizeof(what), "with %s %s", host_kind_name[k], host_cases[i].what);
+            int end = host_cases[i].end;
+            check_child(host_cases[i].fn, &hc,
+                        end == END_HOST_FAULT ? host_fault_end(hc.kind)
+                        : end == END_BY_DEFAULT ? ENDS_BY_DEFAULT : ENDS_NORMALLY,
+                        what);
+        }
+    }
+    if (ready) {
+        host_case hc = { HOST_CHAINING, { a, &track, &img } };
+        check_child(child_handlers_stacked, &hc, (child_end){ -1, STACKED, STACKED },
+                    "with 10 host handlers stacked, each chaining, guest code works and a host "
+                    "fault reaches each of them once");
+        hc.kind = HOST_FATAL;
+        check_child(child_handlers_stacked, &hc, ENDS_NORMALLY,
+                    "with a handler that exits on top of 10 others, tracked writes still never "
+                    "reach it and restores stay exact");
+        check_child(child_handler_circle, &hc, (child_end){ -1, 1, 16 },
+                    "host handlers that chain in a circle through capsa's end in the default "
+                    "action after a bounded number of rounds");
+    }
+    uint64_t sum = 0;
+    CHECK(guest_tracked(a, &track, OP_SUM, 10, 0, &sum) == 0 && sum == 45,
+          "the parent is unaffected by its children");
+    capsa__rt_track_free(&track);
+    capsa__rt_image_release(&img);
+    trapper_free(src);
+    trapper_free(a);
+    munmap(host_seen, 4096);
+}
+
 /* ---- allocation failure ------------------------------------------------------------- */
 
 /* In a child whose address space is capped below one reservation: creating an
@@ -1922,6 +2418,7 @@ int main(void)
     RUN(fuel_and_deadline);
     RUN(fuel_at_the_host_boundary);
     RUN(host_faults_stay_fatal);
+    RUN(host_signal_handlers);
     RUN(allocation_failure);
     RUN(guest_stack_is_separate);
     RUN(own_alt_stack_kept);

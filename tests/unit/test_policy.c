@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "../../src/json.h"
 #include "../../src/policy.h"
 #include "capsa.h"
 #include "test.h"
@@ -30,13 +31,14 @@ static const char *load_error(const char *text)
     return err;
 }
 
-/* Checks a call with args given as JSON text (NULL: no arguments). */
+/* Checks a call with args given as JSON text (NULL: no arguments), parsed as the
+ * host parses a guest's. */
 static capsa__decision decide(capsa__policy *p, const char *method, const char *args)
 {
     capsa__decision d;
     json_error_t je;
-    json_t *a = args ? json_loads(args, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je) : NULL;
-    if (args && !a)
+    json_t *a = args ? capsa__json_load_strict(args, strlen(args), JSON_DECODE_ANY, &je) : NULL;
+    if (args && !a && json_error_code(&je) != json_error_numeric_overflow)
         fprintf(stderr, "bad test arguments %s: %s\n", args, je.text);
     capsa__policy_check(p, method, a, &d);
     json_decref(a);
@@ -329,9 +331,10 @@ TEST(huge_numbers)
     CHECK(holds("<", "9007199254740993", "{\"x\":9007199254740992.0}"), "real 2^53 < integer 2^53+1");
     CHECK(holds("==", "9007199254740992.0", "{\"x\":9007199254740992}"), "integer 2^53 == real 2^53");
     CHECK(!holds("==", "9007199254740993", "{\"x\":9007199254740992}"), "integers compare exactly");
-    CHECK(holds("<", "9223372036854775807.0", "{\"x\":9223372036854775807}"),
-          "INT64_MAX < the real 2^63 (what 9223372036854775807.0 reads as)");
-    CHECK(holds("==", "-9223372036854775808.0", "{\"x\":-9223372036854775808}"), "INT64_MIN == the real -2^63");
+    CHECK(holds("<", "9.223372036854776e18", "{\"x\":9223372036854775807}"),
+          "INT64_MAX < the real 2^63 (written as its shortest form)");
+    CHECK(holds(">", "-9.223372036854776e18", "{\"x\":-9223372036854775808}"),
+          "INT64_MIN > the shortest form of the real -2^63, which is 9223372036854776000");
     CHECK(holds("<", "5.5", "{\"x\":5}"), "5 < 5.5");
     CHECK(holds(">", "-5.5", "{\"x\":-5}"), "-5 > -5.5");
     CHECK(holds("<", "-4.5", "{\"x\":-5}"), "-5 < -4.5");
@@ -343,6 +346,181 @@ TEST(huge_numbers)
     CHECK_CONTAINS(load_error("{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":"
                               "[{\"param\":\"x\",\"op\":\"<\",\"value\":99999999999999999999}]}]}"),
                    "too big integer", "an integer beyond int64 is refused at load time");
+}
+
+/* The text of a parse refusal of args (as the host parses a guest's), or NULL
+ * when they parse. */
+static const char *parse_refusal(const char *args)
+{
+    static json_error_t je;
+    json_t *a = capsa__json_load_strict(args, strlen(args), JSON_DECODE_ANY, &je);
+    if (a) {
+        json_decref(a);
+        return NULL;
+    }
+    TEST_REPORT(json_error_code(&je) == json_error_numeric_overflow,
+                "%s is refused as a number the host cannot hold, not as %d: %s", args,
+                (int)json_error_code(&je), je.text);
+    return je.text;
+}
+
+/* Numbers compare as the decimals their text writes, and a number whose value the
+ * host would read as another one is refused, in the arguments and in a policy:
+ * what the policy checked is what the tool gets. */
+TEST(exact_numbers)
+{
+    /* The case: 10.0000000000000001 reads as the double 10. */
+    CHECK_CONTAINS(parse_refusal("{\"a\":10.0000000000000001}"),
+                   "the number 10.0000000000000001 would read as 10",
+                   "a real more precise than a double is refused, saying what it would be");
+    CHECK(!holds("<=", "10", "{\"x\":10.0000000000000001}"), "so it cannot pass x <= 10");
+    CHECK_CONTAINS(load_error("{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":"
+                              "[{\"param\":\"x\",\"op\":\"<=\",\"value\":10.0000000000000001}]}]}"),
+                   "would read as 10", "nor be a policy's bound");
+    CHECK_CONTAINS(parse_refusal("{\"a\":0.1000000000000000055511151231257827021181583404541015625}"),
+                   "would read as 0.1",
+                   "the exact value of the double 0.1 is not its shortest form 0.1: refused");
+    CHECK(parse_refusal("{\"a\":0.1,\"b\":19.99,\"c\":-0.000001,\"d\":1.7976931348623157e308,"
+                        "\"e\":5e-324,\"f\":0.30000000000000004,\"g\":1e21,\"h\":123.456e-7}") == NULL,
+          "the shortest forms (what JSON.stringify writes) are accepted");
+    CHECK(holds("<=", "19.99", "{\"x\":19.99}") && !holds("<", "19.99", "{\"x\":19.99}"),
+          "19.99 <= 19.99, not <");
+    CHECK(holds("<", "0.3", "{\"x\":0.1}") && holds("<", "0.30000000000000004", "{\"x\":0.3}"),
+          "0.1 < 0.3 < 0.30000000000000004");
+
+    /* Integers beyond 2^53: 64-bit integers are exact; reals are their shortest form. */
+    CHECK(holds(">", "9007199254740992", "{\"x\":9007199254740993}"), "2^53+1 > 2^53 as integers");
+    CHECK_CONTAINS(parse_refusal("{\"x\":9007199254740993.0}"), "would read as 9007199254740992",
+                   "the real 2^53+1 is refused: a double holds 2^53");
+    CHECK(holds("<", "1.152921504606847e18", "{\"x\":1152921504606846980}"),
+          "an integer compares with a real's decimal (1152921504606847000), not with the "
+          "double it reads as (2^60 = 1152921504606846976)");
+    CHECK(!holds(">=", "1.152921504606847e18", "{\"x\":1152921504606846980}"),
+          "so 1152921504606846980 >= 1.152921504606847e18 fails");
+    CHECK(holds("==", "1152921504606847000", "{\"x\":1.152921504606847e18}"),
+          "the real 1.152921504606847e18 equals the integer it writes");
+    CHECK(holds("==", "9223372036854775807", "{\"x\":9223372036854775807}"), "INT64_MAX == INT64_MAX");
+    CHECK_CONTAINS(parse_refusal("{\"x\":9223372036854775808}"), "too big integer",
+                   "2^63 as an integer is beyond 64 bits: refused");
+    CHECK_CONTAINS(parse_refusal("{\"x\":9223372036854775808.0}"), "would read as 9223372036854776000",
+                   "2^63 as a real is refused unless written as its shortest form");
+    CHECK_CONTAINS(parse_refusal("{\"x\":-123456789012345678901234567890}"), "too big",
+                   "a huge negative integer is refused");
+
+    /* Exponents. */
+    CHECK(holds("==", "100", "{\"x\":1e2}") && holds("==", "1E+2", "{\"x\":100.00}") &&
+              holds("==", "0.5e1", "{\"x\":5}") && holds("==", "50e-1", "{\"x\":5.0}"),
+          "1e2 == 100 == 1E+2 == 100.00, 0.5e1 == 5 == 50e-1");
+    CHECK(holds(">", "1e-7", "{\"x\":1.5e-7}") && holds("<", "1e300", "{\"x\":9.99e299}"),
+          "small and large exponents compare by value");
+    CHECK_CONTAINS(parse_refusal("{\"x\":1e-400}"), "would read as 0",
+                   "1e-400 reads as 0: refused, so it cannot pass x <= 0");
+    CHECK(!holds("<=", "0", "{\"x\":1e-400}"), "and does not");
+    CHECK_CONTAINS(parse_refusal("{\"x\":1e-99999999999999999999999}"), "would read as 0",
+                   "an exponent beyond any integer is read without overflow");
+    CHECK(parse_refusal("{\"x\":0e99999999999999999999999}") == NULL,
+          "zero with any exponent is zero");
+    CHECK_CONTAINS(load_error("{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":"
+                              "[{\"param\":\"x\",\"op\":\">\",\"value\":1e-400}]}]}"),
+                   "would read as 0", "nor can 1e-400 be a policy's bound");
+
+    /* Negative zero is zero. */
+    CHECK(holds(">=", "0", "{\"x\":-0.0}") && !holds("<", "0", "{\"x\":-0.0}") &&
+              holds("==", "0", "{\"x\":-0.0}"),
+          "-0.0 >= 0, not < 0, == 0");
+    CHECK(holds("==", "-0.0", "{\"x\":0}") && holds("==", "-0", "{\"x\":0.0}") &&
+              holds("in", "[-0.0]", "{\"x\":0}"),
+          "0 == -0.0 == -0 in every direction, also in 'in'");
+    CHECK(holds("<", "0", "{\"x\":-5e-324}") && holds(">", "-0.0", "{\"x\":5e-324}"),
+          "the smallest reals either side of zero are not zero");
+
+    /* Long texts: many digits or zeros, read without converting them. */
+    char big[12100], zeros[12100], tiny[12100];
+    memcpy(big, "{\"x\":1", 6);
+    memset(big + 6, '0', 12000);
+    memcpy(big + 12006, ".5}", 4);
+    CHECK_CONTAINS(parse_refusal(big), "real number overflow",
+                   "a 12000-digit number is refused as beyond a double");
+    memcpy(zeros, "{\"x\":0.", 7);
+    memset(zeros + 7, '0', 12000);
+    memcpy(zeros + 12007, "}", 2);
+    CHECK(parse_refusal(zeros) == NULL, "12000 zeros after the point are zero");
+    memcpy(tiny, "{\"x\":0.", 7);
+    memset(tiny + 7, '0', 12000);
+    memcpy(tiny + 12007, "1}", 3);
+    CHECK_CONTAINS(parse_refusal(tiny), "would read as 0", "1e-12001 reads as 0: refused");
+    CHECK_CONTAINS(parse_refusal("{\"x\":1.00000000000000000000000000000000000000000000001}"),
+                   "the number 1.00000000000000000000000000000000000000...",
+                   "the message cuts a long number");
+    CHECK(parse_refusal("{\"s\":\"10.0000000000000001\",\"t\":\"1e-400\"}") == NULL,
+          "numbers inside strings are text, not numbers");
+    CHECK(holds("==", "\"10.0000000000000001\"", "{\"x\":\"10.0000000000000001\"}"),
+          "and compare as strings");
+    CHECK_CONTAINS(parse_refusal("{\"a\":[1,\n{\"b\":[2.5,\n 3.00000000000000001]}]}"),
+                   "would read as 3", "a number deep inside is found");
+    json_error_t je;
+    const char *deep = "{\"a\":[1,\n{\"b\":[2.5,\n 3.00000000000000001]}]}";
+    json_t *none = capsa__json_load_strict(deep, strlen(deep), 0, &je);
+    CHECK(none == NULL && je.line == 3 && je.column == 2, "the refusal names the number's line and column");
+    json_decref(none);
+
+    /* What a denial shows is the decimal the policy compared. */
+    capsa__policy *p = load("{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":"
+                            "[{\"param\":\"x\",\"op\":\"<\",\"value\":0.3}]}]}");
+    CHECK_STR(decide(p, "t", "{\"x\":0.30000000000000004}").message,
+              "'t' matched 't' but failed: x < 0.3 (got 0.30000000000000004)",
+              "a denial writes both numbers as their shortest forms");
+    capsa__policy_free(p);
+}
+
+/* Parameter paths are JSON Pointers: '/' separates keys, and a key holding '/' or
+ * '~' is written with "~1" and "~0", so every path names one place. */
+TEST(slash_keys)
+{
+    const char *args = "{\"b\":{\"c\":1},\"b/c\":2}";
+    capsa__policy *p = load("{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":"
+                            "[{\"param\":\"b/c\",\"op\":\"<=\",\"value\":1}]}]}");
+    CHECK(allows(p, "t", args), "b/c is the member c of b (1)");
+    capsa__policy_free(p);
+    p = load("{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":"
+             "[{\"param\":\"b~1c\",\"op\":\"<=\",\"value\":1}]}]}");
+    capsa__decision d = decide(p, "t", args);
+    CHECK(!d.allowed, "b~1c is the key \"b/c\" (2), which fails <= 1");
+    CHECK_STR(d.message, "'t' matched 't' but failed: b~1c <= 1 (got 2)",
+              "the message names the parameter as the policy writes it");
+    CHECK(allows(p, "t", "{\"b/c\":1,\"b\":{\"c\":5}}"), "and only that key");
+    char *json = capsa__policy_to_json(p);
+    CHECK_CONTAINS(json, "\"param\":\"b~1c\"", "the policy's JSON keeps the escaped path");
+    capsa__policy_free_string(p, json);
+    capsa__policy_free(p);
+    p = load("{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":["
+             "{\"param\":\"a~0b/x~1~0y\",\"op\":\"==\",\"value\":3},"
+             "{\"param\":\"~01\",\"op\":\"==\",\"value\":4},"
+             "{\"param\":\"list/1/k~1v\",\"op\":\"==\",\"value\":5}]}]}");
+    CHECK(allows(p, "t", "{\"a~b\":{\"x/~y\":3},\"~1\":4,\"list\":[0,{\"k/v\":5}]}"),
+          "~0 is '~' and ~1 is '/', also next to each other and after an index");
+    CHECK(!allows(p, "t", "{\"a~b\":{\"x/~y\":3},\"/\":4,\"list\":[0,{\"k/v\":5}]}"),
+          "~01 is the key \"~1\", not \"/\" (the escapes are undone once, left to right)");
+    capsa__policy_free(p);
+    CHECK_CONTAINS(load_error("{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":"
+                              "[{\"param\":\"a~2\",\"op\":\"exists\"}]}]}"),
+                   "capabilities[0].constraints[0].param: '~' must be followed by 0 ('~') or 1 ('/') in 'a~2'",
+                   "any other escape is a load error");
+    CHECK_CONTAINS(load_error("{\"capabilities\":[{\"pattern\":\"t\",\"constraints\":"
+                              "[{\"param\":\"a~\",\"op\":\"exists\"}]}]}"),
+                   "'~' must be followed", "so is a '~' at the end");
+    p = NULL;
+    char err[256];
+    CHECK_INT(capsa__policy_new(NULL, &p), CAPSA_OK, "a policy is built");
+    CHECK_INT(capsa__policy_add(p, "t", "[{\"param\":\"b~1c\",\"op\":\"==\",\"value\":2}]", 0, err,
+                                sizeof err),
+              CAPSA_OK, "the builder takes an escaped path");
+    CHECK(allows(p, "t", args), "and checks the key \"b/c\"");
+    CHECK_INT(capsa__policy_add(p, "u", "[{\"param\":\"x\",\"op\":\"<\",\"value\":1.00000000000000001}]",
+                                0, err, sizeof err),
+              CAPSA_EINVAL, "the builder refuses an inexact number too");
+    CHECK_CONTAINS(err, "would read as 1", "saying what it would read as");
+    capsa__policy_free(p);
 }
 
 TEST(and_or)
@@ -825,6 +1003,8 @@ int main(void)
     RUN(paths);
     RUN(proto_keys);
     RUN(huge_numbers);
+    RUN(exact_numbers);
+    RUN(slash_keys);
     RUN(and_or);
     RUN(nesting_depth);
     RUN(budgets_and_fall_through);
