@@ -1,5 +1,5 @@
-/* Host memory: allocation through the engine's allocator hooks, and the growable
- * byte buffers that collect output and results. */
+/* Host memory and text: allocation through the engine's allocator hooks, the
+ * growable byte buffers that collect output and build results, and UTF-8. */
 #include "buf.h"
 
 #include <stdlib.h>
@@ -81,4 +81,23 @@ char *capsa__strndup(const capsa_allocator *a, const char *s, size_t n)
     memcpy(d, s, n);
     d[n] = '\0';
     return d;
+}
+
+size_t capsa__utf8_len(const unsigned char *s, size_t len)
+{
+    size_t n = s[0] < 0x80 ? 1 : (s[0] >> 5) == 6 ? 2 : (s[0] >> 4) == 14 ? 3
+             : (s[0] >> 3) == 30 ? 4 : 0;
+    if (n == 0 || n > len)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    }
+    uint32_t c = n == 1 ? s[0] : n == 2 ? (s[0] & 0x1fu) : n == 3 ? (s[0] & 0x0fu) : (s[0] & 0x07u);
+    for (size_t i = 1; i < n; i++)
+        c = (c << 6) | (s[i] & 0x3fu);
+    static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+    if (c < min[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    return n;
 }

@@ -1,5 +1,6 @@
-/* Host memory: allocation through the engine's allocator hooks, and the growable
- * byte buffers that collect output and results. */
+/* Host memory and text: allocation through the engine's allocator hooks, the
+ * growable byte buffers that collect output and build results, and the check of
+ * UTF-8 that paths, messages and JSON share. */
 #ifndef CAPSA_BUF_H
 #define CAPSA_BUF_H
 
@@ -40,5 +41,9 @@ void capsa__buf_clear(capsa__buf *b);
 void capsa__buf_free(capsa__buf *b, const capsa_allocator *a);
 /* A copy of s[0..n) with a NUL, or NULL when out of memory; free with capsa__free. */
 char *capsa__strndup(const capsa_allocator *a, const char *s, size_t n);
+
+/* The length of the valid UTF-8 sequence (shortest form, no surrogate, at most
+ * U+10FFFF) at s[0..len), len > 0, or 0 when there is none. */
+size_t capsa__utf8_len(const unsigned char *s, size_t len);
 
 #endif

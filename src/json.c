@@ -293,25 +293,6 @@ json_t *capsa__json_load_strict(const char *text, size_t len, size_t flags, json
     return v;
 }
 
-size_t capsa__json_utf8_len(const unsigned char *s, size_t len)
-{
-    size_t n = s[0] < 0x80 ? 1 : (s[0] >> 5) == 6 ? 2 : (s[0] >> 4) == 14 ? 3
-             : (s[0] >> 3) == 30 ? 4 : 0;
-    if (n == 0 || n > len)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    }
-    uint32_t c = n == 1 ? s[0] : n == 2 ? (s[0] & 0x1fu) : n == 3 ? (s[0] & 0x0fu) : (s[0] & 0x07u);
-    for (size_t i = 1; i < n; i++)
-        c = (c << 6) | (s[i] & 0x3fu);
-    static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-    if (c < min[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return 0;
-    return n;
-}
-
 int capsa__json_quote(capsa__buf *b, const capsa_allocator *a, const char *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
@@ -322,7 +303,7 @@ int capsa__json_quote(capsa__buf *b, const capsa_allocator *a, const char *s, si
     for (size_t i = 0; i < len;) {
         unsigned char ch = u[i];
         size_t n = ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\' ? 1
-                 : ch >= 0x80 ? capsa__json_utf8_len(u + i, len - i) : 0;
+                 : ch >= 0x80 ? capsa__utf8_len(u + i, len - i) : 0;
         if (n) {
             i += n;
             run += n;
@@ -404,7 +385,7 @@ static size_t scan_string(const char *s, size_t len, size_t i)
             i++;
             continue;
         }
-        size_t n = capsa__json_utf8_len(u + i, len - i);
+        size_t n = capsa__utf8_len(u + i, len - i);
         if (!n)
             return 0;
         i += n;
@@ -524,11 +505,13 @@ int capsa__json_valid(const char *s, size_t len)
     }
 }
 
-/* Collects the first bytes of a JSON dump and stops it once they are enough. */
+/* Collects the first bytes of a JSON dump and stops it once they are enough. The
+ * first byte left out is kept: it says whether the cut fell inside a character. */
 typedef struct dump_head {
     char *buf;
     size_t len, room;
     int over;
+    unsigned char next;
 } dump_head;
 
 static int dump_head_cb(const char *s, size_t n, void *ud)
@@ -539,6 +522,7 @@ static int dump_head_cb(const char *s, size_t n, void *ud)
     h->len += k;
     if (k < n) {
         h->over = 1;
+        h->next = (unsigned char)s[k];
         return -1;
     }
     return 0;
@@ -549,36 +533,41 @@ long capsa__json_head(const json_t *v, char *buf, size_t size, int *cut)
     *cut = 0;
     if (size == 0)
         return 0;
-    dump_head h = { buf, 0, size - 1, 0 };
+    dump_head h = { buf, 0, size - 1, 0, 0 };
     if (json_dump_callback(v, dump_head_cb, &h, JSON_COMPACT | JSON_ENCODE_ANY) != 0 && !h.over) {
         buf[0] = '\0';
         return -1;
     }
     if (h.over) {
-        while (h.len > 0 && ((unsigned char)buf[h.len] & 0xC0) == 0x80)
-            h.len--;
+        /* Back to the start of the character the cut fell in. */
+        for (unsigned char next = h.next; h.len > 0 && (next & 0xC0) == 0x80;)
+            next = (unsigned char)buf[--h.len];
         *cut = 1;
     }
     buf[h.len] = '\0';
     return (long)h.len;
 }
 
-/* Compares an integer with a real exactly. Converting i to double would round
- * beyond 2^53, so the real is split into its integer part (exact, as it is in
- * range) and its fraction instead. */
+/* Compares an integer with a real of magnitude below 2^53 exactly: the real's
+ * integer part converts without rounding, and its fraction says the rest. */
 static int cmp_int_real(json_int_t i, double d)
 {
-    if (d != d)
-        return 2;
-    if (d >= 9223372036854775808.0)
-        return -1;
-    if (d < -9223372036854775808.0)
-        return 1;
     json_int_t t = (json_int_t)d;
     if (i != t)
         return i < t ? -1 : 1;
     double frac = d - (double)t;
     return frac > 0 ? -1 : frac < 0 ? 1 : 0;
+}
+
+/* A number's text: an integer's digits, or a real's shortest form (for numbers of
+ * a strict parse, the decimal their text wrote). Returns its length, 0 if none. */
+static size_t number_text(const json_t *v, char *buf, size_t size)
+{
+    if (json_is_integer(v)) {
+        int n = snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        return n > 0 && (size_t)n < size ? (size_t)n : 0;
+    }
+    return capsa__json_real_text(json_real_value(v), buf, size) == 0 ? strlen(buf) : 0;
 }
 
 int capsa__json_num_cmp(const json_t *x, const json_t *y)
@@ -587,14 +576,26 @@ int capsa__json_num_cmp(const json_t *x, const json_t *y)
         json_int_t a = json_integer_value(x), b = json_integer_value(y);
         return a < b ? -1 : a > b;
     }
-    if (json_is_integer(x))
-        return cmp_int_real(json_integer_value(x), json_real_value(y));
-    if (json_is_integer(y)) {
-        int r = cmp_int_real(json_integer_value(y), json_real_value(x));
-        return r == 2 ? 2 : -r;
+    if (json_is_real(x) && json_is_real(y)) {
+        /* Distinct doubles have distinct shortest forms, in the same order. */
+        double a = json_real_value(x), b = json_real_value(y);
+        return a < b ? -1 : a > b ? 1 : a == b ? 0 : 2;
     }
-    double a = json_real_value(x), b = json_real_value(y);
-    return a < b ? -1 : a > b ? 1 : a == b ? 0 : 2;
+    /* An integer and a real. Below 2^53 no integer but the real's own value is as
+       near it as its shortest form, so the double compares as that decimal does.
+       Beyond, the double may be another integer than the decimal it was read from
+       (1234567890123456800.0 reads as ...768): the texts are compared. */
+    double d = json_is_real(x) ? json_real_value(x) : json_real_value(y);
+    if (d > -9007199254740992.0 && d < 9007199254740992.0) {
+        if (json_is_integer(x))
+            return cmp_int_real(json_integer_value(x), d);
+        return -cmp_int_real(json_integer_value(y), d);
+    }
+    char a[40], b[40];
+    size_t an = number_text(x, a, sizeof a), bn = number_text(y, b, sizeof b);
+    if (!an || !bn)
+        return 2;
+    return capsa__json_number_cmp(a, an, b, bn);
 }
 
 int capsa__json_equal(const json_t *x, const json_t *y, unsigned max_depth)

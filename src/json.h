@@ -44,19 +44,18 @@ int capsa__json_quote(capsa__buf *b, const capsa_allocator *a, const char *s, si
  * numbers of any size: it checks the text, it does not convert it. */
 int capsa__json_valid(const char *text, size_t len);
 
-/* The length of the valid UTF-8 sequence (shortest form, no surrogate, at most
- * U+10FFFF) at s[0..len), len > 0, or 0 when there is none. */
-size_t capsa__json_utf8_len(const unsigned char *s, size_t len);
-
 /* Writes the start of v's compact JSON text (JSON_ENCODE_ANY) into buf, at most
  * size - 1 bytes and cut at a character boundary, NUL-terminated: a message can
  * show a value without dumping all of a huge one. *cut tells whether the text
  * was longer. Returns the length written, or -1 when jansson ran out of memory. */
 long capsa__json_head(const json_t *v, char *buf, size_t size, int *cut);
 
-/* Compares two JSON numbers (integer or real) by value, exactly: the integer 5
- * equals the real 5.0, and the integer 9007199254740993 is greater than the real
- * 9007199254740992.0. Returns -1, 0 or 1, or 2 when they do not compare (a NaN,
+/* Compares two JSON numbers (integer or real) as the decimals they write, exactly
+ * (capsa__json_number_cmp): a real is the decimal of its shortest form, which for
+ * the numbers of a strict parse is the decimal its text wrote. So the integer 5
+ * equals the real 5.0, 9007199254740993 is greater than 9007199254740992.0, and
+ * 1234567890123456790 is less than 1234567890123456800.0 (whose double is
+ * 1234567890123456768). Returns -1, 0 or 1, or 2 when they do not compare (a NaN,
  * which JSON text cannot hold). */
 int capsa__json_num_cmp(const json_t *x, const json_t *y);
 

@@ -659,68 +659,11 @@ static int type_class(const json_t *v)
     }
 }
 
-/* A number's text: an integer's digits, or a real's shortest form (for numbers of
- * a strict parse, the decimal their text wrote). Returns its length, 0 if none. */
-static size_t number_text(const json_t *v, char *buf, size_t size)
-{
-    if (json_is_integer(v)) {
-        int n = snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-        return n > 0 && (size_t)n < size ? (size_t)n : 0;
-    }
-    return capsa__json_real_text(json_real_value(v), buf, size) == 0 ? strlen(buf) : 0;
-}
-
-/* Compares two JSON numbers as the decimals they write, exactly: -1, 0, 1, or 2
- * when they do not compare (a real that is not finite, which JSON cannot hold). */
-static int num_cmp(const json_t *x, const json_t *y)
-{
-    if (json_is_integer(x) && json_is_integer(y)) {
-        json_int_t a = json_integer_value(x), b = json_integer_value(y);
-        return a < b ? -1 : a > b;
-    }
-    char a[40], b[40];
-    size_t an = number_text(x, a, sizeof a), bn = number_text(y, b, sizeof b);
-    if (!an || !bn)
-        return 2;
-    return capsa__json_number_cmp(a, an, b, bn);
-}
-
-/* Deep equality: the same type class, numbers by value, strings byte by byte,
- * arrays member by member, objects key by key. Recursion is bounded by the depth
- * of the constraint's value, which jansson's parser limits. */
+/* Deep equality by value (capsa__json_equal). No bound of its own: both values
+ * come from a strict parse, whose nesting jansson limits. */
 static int values_equal(const json_t *x, const json_t *y)
 {
-    int t = type_class(x);
-    if (t != type_class(y))
-        return 0;
-    switch (t) {
-    case T_NUM:
-        return num_cmp(x, y) == 0;
-    case T_STR:
-        return json_string_length(x) == json_string_length(y) &&
-               memcmp(json_string_value(x), json_string_value(y), json_string_length(x)) == 0;
-    case T_BOOL:
-        return json_is_true(x) == json_is_true(y);
-    case T_ARR:
-        if (json_array_size(x) != json_array_size(y))
-            return 0;
-        for (size_t i = 0; i < json_array_size(x); i++)
-            if (!values_equal(json_array_get(x, i), json_array_get(y, i)))
-                return 0;
-        return 1;
-    case T_OBJ: {
-        if (json_object_size(x) != json_object_size(y))
-            return 0;
-        for (void *it = json_object_iter((json_t *)x); it; it = json_object_iter_next((json_t *)x, it)) {
-            const json_t *w = json_object_getn(y, json_object_iter_key(it), json_object_iter_key_len(it));
-            if (!w || !values_equal(json_object_iter_value(it), w))
-                return 0;
-        }
-        return 1;
-    }
-    default:
-        return 1; /* null, nested in arrays or objects */
-    }
+    return capsa__json_equal(x, y, UINT_MAX);
 }
 
 /* Reads a canonical decimal index (no sign, no leading zeros) of n bytes. */
@@ -778,7 +721,7 @@ static int eval_leaf(const cons *c, const json_t *v)
     case OP_LT: case OP_LE: case OP_GT: case OP_GE:
         if (t != T_NUM)
             return 0;
-        r = num_cmp(v, c->value);
+        r = capsa__json_num_cmp(v, c->value);
         if (r == 2)
             return 0;
         return c->op == OP_LT ? r < 0 : c->op == OP_LE ? r <= 0 : c->op == OP_GT ? r > 0 : r >= 0;
@@ -884,36 +827,6 @@ static void put_str(msg *m, const char *s)
     put(m, s, strlen(s));
 }
 
-/* The length of the valid UTF-8 sequence at s (n bytes available), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t len;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if (n < len || s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t i = 2; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    return len;
-}
-
 /* Writes s in single quotes, escaping quotes, backslashes, control characters and
  * bytes that are not UTF-8, so that a method name cannot forge the message's text.
  * Names longer than 200 bytes are cut with "...". */
@@ -938,7 +851,7 @@ static void put_quoted(msg *m, const char *s)
         } else if (c >= 0x20 && c < 0x7f) {
             put(m, s + i, 1);
             i++;
-        } else if (c >= 0x80 && (k = utf8_len(u + i, n - i)) > 0) {
+        } else if (c >= 0x80 && (k = capsa__utf8_len(u + i, n - i)) > 0) {
             put(m, s + i, k);
             i += k;
         } else {
@@ -948,29 +861,6 @@ static void put_quoted(msg *m, const char *s)
         }
     }
     put(m, "'", 1);
-}
-
-/* Collects the first bytes of a JSON dump and stops it when they are enough, so
- * that a huge argument costs no more than its first bytes. */
-typedef struct dump_head {
-    char buf[256];
-    size_t len;
-    int over;
-} dump_head;
-
-static int dump_head_cb(const char *s, size_t n, void *ud)
-{
-    dump_head *h = ud;
-    size_t room = sizeof h->buf - h->len;
-    if (n > room) {
-        memcpy(h->buf + h->len, s, room);
-        h->len += room;
-        h->over = 1;
-        return -1;
-    }
-    memcpy(h->buf + h->len, s, n);
-    h->len += n;
-    return 0;
 }
 
 /* Writes v as compact JSON (NULL: "missing"), cut with "..." after 200 bytes.
@@ -990,22 +880,17 @@ static void put_json(msg *m, const json_t *v)
         put_str(m, tmp);
         return;
     }
-    dump_head h = { .len = 0 };
-    int rc = json_dump_callback(v, dump_head_cb, &h, JSON_COMPACT | JSON_ENCODE_ANY);
-    if (rc != 0 && !h.over) {
+    /* Only the first bytes are dumped: a huge argument costs no more than them. */
+    char head[201];
+    int cut;
+    long n = capsa__json_head(v, head, sizeof head, &cut);
+    if (n < 0) {
         put_str(m, "?"); /* jansson ran out of memory */
         return;
     }
-    size_t n = h.len;
-    if (n <= 200) {
-        put(m, h.buf, n);
-        return;
-    }
-    n = 200;
-    while (n > 0 && ((unsigned char)h.buf[n] & 0xC0) == 0x80)
-        n--;
-    put(m, h.buf, n);
-    put(m, "...", 3);
+    put(m, head, (size_t)n);
+    if (cut)
+        put(m, "...", 3);
 }
 
 /* Describes why constraint c failed for args: a leaf as "amount <= 1000 (got 5000)",

@@ -96,7 +96,7 @@ static void msg_escaped(msg *m, const char *s, size_t n, char q, size_t max)
             msg_str(m, "...");
             return;
         }
-        size_t k = u[i] >= 0x80 ? capsa__json_utf8_len(u + i, n - i) : 1;
+        size_t k = u[i] >= 0x80 ? capsa__utf8_len(u + i, n - i) : 1;
         if (u[i] >= 0x20 && u[i] != 0x7f && u[i] != '\\' && (q == 0 || u[i] != (unsigned char)q) && k) {
             msg_put(m, s + i, k);
             i += k;
@@ -470,7 +470,7 @@ static size_t utf8_put(uint32_t c, char *b)
 static int rx_read(rx *r, uint32_t *c)
 {
     const unsigned char *u = r->s + r->i;
-    size_t k = u[0] < 0x80 ? 1 : capsa__json_utf8_len(u, r->n - r->i);
+    size_t k = u[0] < 0x80 ? 1 : capsa__utf8_len(u, r->n - r->i);
     if (k == 0)
         return rx_fail(r, "the pattern is not UTF-8");
     uint32_t v = k == 1 ? u[0] : k == 2 ? (u[0] & 0x1Fu) : k == 3 ? (u[0] & 0x0Fu) : (u[0] & 0x07u);

@@ -128,6 +128,17 @@ TEST(enum_and_const)
     CHECK_INT(validate(s, "1"), CAPSA_EINVAL, "a long const fails");
     CHECK(strlen(msgbuf) < 200 && strstr(msgbuf, "...") != NULL, "its message is cut with ...");
     capsa__schema_free(s);
+    /* ... between two characters, never inside one. */
+    char doc[400] = "{\"const\":\"a";
+    for (int i = 0; i < 100; i++)
+        strcat(doc, "\xc3\xa9");
+    strcat(doc, "\"}");
+    s = compile(doc);
+    CHECK_INT(validate(s, "1"), CAPSA_EINVAL, "a long const of two-byte characters fails");
+    const char *dots = strstr(msgbuf, "...");
+    CHECK(dots && dots > msgbuf && (unsigned char)dots[-1] == 0xa9,
+          "its message is cut after a whole character");
+    capsa__schema_free(s);
 }
 
 TEST(numbers)
@@ -145,6 +156,11 @@ TEST(numbers)
     invalid("{\"maximum\":9007199254740992.0}", "9007199254740993",
             "/: expected a number <= 9007199254740992.0, got 9007199254740993");
     valid("{\"minimum\":9007199254740992.0}", "9007199254740993");
+    /* A real compares as the decimal it was written as, not as its double (that of
+       1234567890123456800.0 is 1234567890123456768). */
+    valid("{\"maximum\":1234567890123456800.0}", "1234567890123456790");
+    invalid("{\"minimum\":1234567890123456800.0}", "1234567890123456790",
+            "/: expected a number >= 1.2345678901234568e+18, got 1234567890123456790");
     valid("{\"maximum\":9223372036854775807}", "9223372036854775807");
     invalid("{\"exclusiveMaximum\":9223372036854775807}", "9.3e18",
             "/: expected a number < 9223372036854775807, got 9.3e+18");
