@@ -4,7 +4,6 @@
 #include "fs.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +65,7 @@ static const char *describe(int err)
 /* Sets the sandbox's message for a failed operation and returns its status. */
 static int fail(capsa_sandbox *sb, int err, const char *what, const char *path)
 {
-    snprintf(sb->errmsg, sizeof(sb->errmsg), "%s '%.300s': %s", what, path ? path : "(null)",
-             describe(err));
+    capsa__sandbox_errorf(sb, "%s '%.300s': %s", what, path ? path : "(null)", describe(err));
     return status_of(err);
 }
 
@@ -75,14 +73,14 @@ static int fail(capsa_sandbox *sb, int err, const char *what, const char *path)
 static int fail2(capsa_sandbox *sb, int err, const char *what, const char *a, const char *b,
                  const char *detail)
 {
-    snprintf(sb->errmsg, sizeof(sb->errmsg), "%s '%.200s' %.210s: %s%s%.200s", what, a ? a : "(null)",
-             b ? b : "", describe(err), detail[0] ? ": " : "", detail);
+    capsa__sandbox_errorf(sb, "%s '%.200s' %.210s: %s%s%.200s", what, a ? a : "(null)", b ? b : "",
+                          describe(err), detail[0] ? ": " : "", detail);
     return status_of(err);
 }
 
 static int ok(capsa_sandbox *sb)
 {
-    snprintf(sb->errmsg, sizeof(sb->errmsg), "not an error");
+    capsa__sandbox_errorf(sb, "not an error");
     return CAPSA_OK;
 }
 
@@ -384,8 +382,8 @@ CAPSA_API int capsa_fs_copy_out(capsa_sandbox *sb, const char *guest_path, const
     PATH_ARG(sb, guest_path, abs, "copy out");
     char detail[256] = "";
     if (host_make_dirs(host_dir) != 0) {
-        snprintf(sb->errmsg, sizeof(sb->errmsg), "copy '%.200s' to '%.300s': cannot create the "
-                 "directory: %s", guest_path, host_dir, strerror(errno));
+        capsa__sandbox_errorf(sb, "copy '%.200s' to '%.300s': cannot create the directory: %s",
+                              guest_path, host_dir, strerror(errno));
         return CAPSA_EIO;
     }
     int err = capsa__vfs_export_dir(sb->vfs, abs, host_dir, detail, sizeof(detail));

@@ -153,7 +153,7 @@ CAPSA_API void capsa_engine_free(capsa_engine *engine)
 
 /* ---- sandbox --------------------------------------------------------------------- */
 
-static void set_error(capsa_sandbox *sb, const char *fmt, ...)
+void capsa__sandbox_errorf(capsa_sandbox *sb, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -304,7 +304,7 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
         uncount(engine);
         return rc;
     }
-    set_error(sb, "not an error");
+    capsa__sandbox_errorf(sb, "not an error");
     *out = sb;
     return CAPSA_OK;
 }
@@ -356,7 +356,7 @@ CAPSA_API int capsa_reset(capsa_sandbox *sb)
     }
     int rc = make_instance(sb, g);
     if (rc == CAPSA_OK)
-        set_error(sb, "not an error");
+        capsa__sandbox_errorf(sb, "not an error");
     return rc;
 }
 
@@ -440,12 +440,12 @@ static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
     const char *limit = NULL;
     switch (rc) {
     case CAPSA_OK:
-        set_error(sb, "not an error");
+        capsa__sandbox_errorf(sb, "not an error");
         break;
     case CAPSA_ESCRIPT:
-        set_error(sb, "the script threw %s: %s",
-                  r->has[PART_ERROR_NAME] ? r->part[PART_ERROR_NAME].data : "a value",
-                  r->has[PART_ERROR_MESSAGE] ? r->part[PART_ERROR_MESSAGE].data : "");
+        capsa__sandbox_errorf(sb, "the script threw %s: %s",
+                              r->has[PART_ERROR_NAME] ? r->part[PART_ERROR_NAME].data : "a value",
+                              r->has[PART_ERROR_MESSAGE] ? r->part[PART_ERROR_MESSAGE].data : "");
         break;
     case CAPSA_ETRAP:
     case CAPSA_ETIMEOUT:
@@ -455,11 +455,13 @@ static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
         pool_put(sb->engine, sb->inst);
         sb->inst = NULL;
         if (rc == CAPSA_ETIMEOUT)
-            set_error(sb, "the run reached its time limit of %llu ms; the sandbox was reset "
-                          "(its JS state is lost)", (unsigned long long)sb->opts.timeout_ms);
+            capsa__sandbox_errorf(sb, "the run reached its time limit of %llu ms; the sandbox was "
+                                      "reset (its JS state is lost)",
+                                  (unsigned long long)sb->opts.timeout_ms);
         else if (rc == CAPSA_EFUEL)
-            set_error(sb, "the run spent its fuel budget of %llu units; the sandbox was reset "
-                          "(its JS state is lost)", (unsigned long long)sb->opts.fuel);
+            capsa__sandbox_errorf(sb, "the run spent its fuel budget of %llu units; the sandbox was "
+                                      "reset (its JS state is lost)",
+                                  (unsigned long long)sb->opts.fuel);
         limit = rc == CAPSA_ETRAP ? "trap" : rc == CAPSA_ETIMEOUT ? "time" : "fuel";
         result_set_stopped(sb, rc == CAPSA_ETRAP ? "Trap" : rc == CAPSA_ETIMEOUT ? "TimeoutError"
                                                                                  : "FuelError");
@@ -529,8 +531,8 @@ static int run_steps(capsa_sandbox *sb, int rc, const capsa_result **out)
             r->stats.wall_ms = now_ms() - sb->run_t0;
             r->stats.fuel_used = sb->run_fuel_used;
             r->stats.tool_calls = capsa__tools_calls_made(sb->tools);
-            set_error(sb, "the run waits for %zu tool calls the host resolves",
-                      capsa_pending_count(sb));
+            capsa__sandbox_errorf(sb, "the run waits for %zu tool calls the host resolves",
+                                  capsa_pending_count(sb));
             if (out)
                 *out = r;
             return CAPSA_PENDING;
@@ -540,7 +542,7 @@ static int run_steps(capsa_sandbox *sb, int rc, const capsa_result **out)
             break;
         }
         if (w == CAPSA__WAIT_IDLE) {
-            set_error(sb, "the guest waits for tool calls that do not exist");
+            capsa__sandbox_errorf(sb, "the guest waits for tool calls that do not exist");
             rc = CAPSA_EGUEST;
             break;
         }
@@ -604,16 +606,17 @@ static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char
                      const char *input, size_t input_len, const capsa_result **out)
 {
     if (sb->pending) {
-        set_error(sb, "a run is pending: settle its tool calls and capsa_resume it, or "
-                      "capsa_reset the sandbox");
+        capsa__sandbox_errorf(sb, "a run is pending: settle its tool calls and capsa_resume it, or "
+                                  "capsa_reset the sandbox");
         return CAPSA_EINVAL;
     }
     if (!code && len) {
-        set_error(sb, "code is NULL with a length of %zu", len);
+        capsa__sandbox_errorf(sb, "code is NULL with a length of %zu", len);
         return CAPSA_EINVAL;
     }
     if (len > MAX_CODE_BYTES) {
-        set_error(sb, "code of %zu bytes is over the limit of %u bytes", len, MAX_CODE_BYTES);
+        capsa__sandbox_errorf(sb, "code of %zu bytes is over the limit of %u bytes", len,
+                              MAX_CODE_BYTES);
         return CAPSA_ETOOBIG;
     }
     result_clear(&sb->result);
@@ -654,15 +657,15 @@ CAPSA_API int capsa_shell(capsa_sandbox *sb, const char *cmdline, const char *in
     if (!sb || enter(sb) != 0)
         return CAPSA_EINVAL;
     if (!cmdline || (!input && input_len)) {
-        set_error(sb, !cmdline ? "the command line is NULL"
-                               : "the input is NULL with a length of %zu", input_len);
+        capsa__sandbox_errorf(sb, !cmdline ? "the command line is NULL"
+                                           : "the input is NULL with a length of %zu", input_len);
         leave(sb);
         return CAPSA_EINVAL;
     }
     size_t len = strlen(cmdline);
     if (len > MAX_CODE_BYTES || input_len > MAX_CODE_BYTES) {
-        set_error(sb, "a command line or input of %zu bytes is over the limit of %u bytes",
-                  len > input_len ? len : input_len, MAX_CODE_BYTES);
+        capsa__sandbox_errorf(sb, "a command line or input of %zu bytes is over the limit of %u "
+                                  "bytes", len > input_len ? len : input_len, MAX_CODE_BYTES);
         leave(sb);
         return CAPSA_ETOOBIG;
     }
@@ -689,7 +692,7 @@ CAPSA_API int capsa_shell(capsa_sandbox *sb, const char *cmdline, const char *in
 static int resume_inner(capsa_sandbox *sb, const capsa_result **out)
 {
     if (!sb->pending || !sb->inst) {
-        set_error(sb, "no run is pending");
+        capsa__sandbox_errorf(sb, "no run is pending");
         return CAPSA_EINVAL;
     }
     sb->pending = 0;

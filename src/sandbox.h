@@ -70,4 +70,8 @@ static inline int capsa__sandbox_busy(const capsa_sandbox *sb)
     return __atomic_load_n(&sb->busy, __ATOMIC_ACQUIRE);
 }
 
+/* Sets the message capsa_errmsg(sb) returns: the one function that writes it. */
+void capsa__sandbox_errorf(capsa_sandbox *sb, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #endif

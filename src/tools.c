@@ -654,16 +654,6 @@ CAPSA_API void capsa_tool_def_init(capsa_tool_def *def)
     def->struct_size = sizeof(*def);
 }
 
-static void sb_error(capsa_sandbox *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_error(capsa_sandbox *sb, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(sb->errmsg, sizeof(sb->errmsg), fmt, ap);
-    va_end(ap);
-}
-
 /* What is wrong with a tool's parameters schema, or NULL. Arguments are always a
  * JSON object, so the schema must describe one: an object whose "type", when
  * given, is "object", whose "properties", when given, is an object of schemas
@@ -708,31 +698,32 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
     capsa_tool_def d;
     capsa_tool_def_init(&d);
     if (!def || def->struct_size < sizeof(size_t) || def->struct_size > sizeof(d)) {
-        sb_error(sb, "capsa_tool_add: no definition, or one of an unknown size");
+        capsa__sandbox_errorf(sb, "capsa_tool_add: no definition, or one of an unknown size");
         return CAPSA_EINVAL;
     }
     memcpy(&d, def, def->struct_size);
     capsa__tools *t = sb->tools;
     char flat[CAPSA__TOOL_NAME_MAX + 1];
     if (!d.name || check_name(d.name, flat) != 0) {
-        sb_error(sb, "invalid tool name '%.200s': segments of letters, digits, '_' and '-' joined "
-                     "by '.', '/' or ':', starting with a letter or '_', at most %d bytes",
-                 d.name ? d.name : "(null)", CAPSA__TOOL_NAME_MAX);
+        capsa__sandbox_errorf(sb, "invalid tool name '%.200s': segments of letters, digits, '_' "
+                                  "and '-' joined by '.', '/' or ':', starting with a letter or "
+                                  "'_', at most %d bytes",
+                              d.name ? d.name : "(null)", CAPSA__TOOL_NAME_MAX);
         return CAPSA_EINVAL;
     }
     if (d.flags & ~(uint32_t)CAPSA_TOOL_INLINE) {
-        sb_error(sb, "tool '%s': unknown flags 0x%x", d.name, d.flags);
+        capsa__sandbox_errorf(sb, "tool '%s': unknown flags 0x%x", d.name, d.flags);
         return CAPSA_EINVAL;
     }
     if ((d.flags & CAPSA_TOOL_INLINE) && !d.fn) {
-        sb_error(sb, "tool '%s': an inline tool needs a callback", d.name);
+        capsa__sandbox_errorf(sb, "tool '%s': an inline tool needs a callback", d.name);
         return CAPSA_EINVAL;
     }
     for (size_t i = 0; i < t->n_tools; i++) {
         if (strcmp(t->tools[i]->name, d.name) == 0 || strcmp(t->tools[i]->flat, flat) == 0) {
-            sb_error(sb, "tool '%s': the name%s is taken by tool '%s'", d.name,
-                     strcmp(t->tools[i]->name, d.name) == 0 ? "" : " (its flat form)",
-                     t->tools[i]->name);
+            capsa__sandbox_errorf(sb, "tool '%s': the name%s is taken by tool '%s'", d.name,
+                                  strcmp(t->tools[i]->name, d.name) == 0 ? "" : " (its flat form)",
+                                  t->tools[i]->name);
             return CAPSA_EEXIST;
         }
     }
@@ -743,7 +734,7 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         schema = capsa__json_load_strict(d.parameters, strlen(d.parameters), 0, &jerr);
         const char *bad = schema ? schema_problem(schema) : jerr.text;
         if (bad) {
-            sb_error(sb, "tool '%s': parameters: %s", d.name, bad);
+            capsa__sandbox_errorf(sb, "tool '%s': parameters: %s", d.name, bad);
             json_decref(schema);
             return CAPSA_EINVAL;
         }
@@ -786,7 +777,7 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
             capsa__free(t->a, tl->schema);
             capsa__free(t->a, tl);
         }
-        sb_error(sb, "out of memory adding tool '%s'", d.name);
+        capsa__sandbox_errorf(sb, "out of memory adding tool '%s'", d.name);
         return CAPSA_ENOMEM;
     }
     t->tools[t->n_tools++] = tl;
@@ -801,8 +792,8 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         capsa__free(t->a, tl->description);
         capsa__free(t->a, tl->schema);
         capsa__free(t->a, tl);
-        sb_error(sb, "tool '%s': cannot write its declarations: %s", d.name,
-                 rc == CAPSA_ENOMEM ? "out of memory" : msg);
+        capsa__sandbox_errorf(sb, "tool '%s': cannot write its declarations: %s", d.name,
+                              rc == CAPSA_ENOMEM ? "out of memory" : msg);
         return rc;
     }
     t->generation++;
@@ -1368,8 +1359,8 @@ static call *external_call(capsa_sandbox *sb, uint64_t id)
         if (c->id == id && c->state == CALL_EXTERNAL)
             return c;
     }
-    sb_error(sb, "no call %llu waits for the host: it was settled, timed out, or its run ended",
-             (unsigned long long)id);
+    capsa__sandbox_errorf(sb, "no call %llu waits for the host: it was settled, timed out, or its "
+                              "run ended", (unsigned long long)id);
     return NULL;
 }
 
@@ -1394,10 +1385,13 @@ CAPSA_API int capsa_call_resolve(capsa_sandbox *sb, uint64_t id, const char *jso
     int rc = capsa_tool_reply_json(&r, json, len);
     settle_external(sb->tools, c, &r);
     if (rc != CAPSA_OK)
-        sb_error(sb, "call %llu: %s; the script gets the error '%s'", (unsigned long long)id,
-                 rc == CAPSA_ETOOBIG ? "the result is over the size limit, or over the budget of "
-                                       "results the script has not taken"
-                 : rc == CAPSA_ENOMEM ? "out of memory" : "the result is not valid JSON", c->code);
+        capsa__sandbox_errorf(sb, "call %llu: %s; the script gets the error '%s'",
+                              (unsigned long long)id,
+                              rc == CAPSA_ETOOBIG ? "the result is over the size limit, or over the "
+                                                    "budget of results the script has not taken"
+                              : rc == CAPSA_ENOMEM ? "out of memory"
+                                                   : "the result is not valid JSON",
+                              c->code);
     return rc;
 }
 
@@ -1424,7 +1418,7 @@ CAPSA_API int capsa_policy_set(capsa_sandbox *sb, const char *json, size_t len)
     char err[512];
     int rc = capsa__policy_parse(sb->alloc, json ? json : "", len, &p, err, sizeof(err));
     if (rc != CAPSA_OK) {
-        sb_error(sb, "invalid policy: %s", rc == CAPSA_ENOMEM ? "out of memory" : err);
+        capsa__sandbox_errorf(sb, "invalid policy: %s", rc == CAPSA_ENOMEM ? "out of memory" : err);
         return rc;
     }
     capsa__policy_free(sb->tools->policy);
@@ -1441,7 +1435,8 @@ CAPSA_API int capsa_policy_add(capsa_sandbox *sb, const char *pattern, const cha
     int rc = capsa__policy_add(sb->tools->policy, pattern, constraints_json, max_calls, err,
                                sizeof(err));
     if (rc != CAPSA_OK)
-        sb_error(sb, "capability '%.200s': %s", pattern, rc == CAPSA_ENOMEM ? "out of memory" : err);
+        capsa__sandbox_errorf(sb, "capability '%.200s': %s", pattern,
+                              rc == CAPSA_ENOMEM ? "out of memory" : err);
     return rc;
 }
 
@@ -1452,7 +1447,7 @@ CAPSA_API int capsa_policy_calls(capsa_sandbox *sb, const char *pattern, uint64_
         return CAPSA_EINVAL;
     long i = capsa__policy_index(sb->tools->policy, pattern);
     if (i < 0) {
-        sb_error(sb, "no capability has the pattern '%.200s'", pattern);
+        capsa__sandbox_errorf(sb, "no capability has the pattern '%.200s'", pattern);
         return CAPSA_ENOENT;
     }
     if (used)
@@ -1513,8 +1508,8 @@ CAPSA_API int capsa_policy_check(capsa_sandbox *sb, const char *name, const char
     if (args_json) {
         args = capsa__json_load_strict(args_json, len, 0, &jerr);
         if (!args) {
-            sb_error(sb, "the arguments are not strict JSON: %s (line %d, column %d)", jerr.text,
-                     jerr.line, jerr.column);
+            capsa__sandbox_errorf(sb, "the arguments are not strict JSON: %s (line %d, column %d)",
+                                  jerr.text, jerr.line, jerr.column);
             return CAPSA_EINVAL;
         }
     }
