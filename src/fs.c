@@ -14,59 +14,11 @@
 
 #define HOST CAPSA__VFS_HOST
 
-/* Turns a VFS error (a WASI errno) into a status code. */
-static int status_of(int err)
-{
-    switch (err) {
-    case 0: return CAPSA_OK;
-    case CAPSA__WASI_ENOENT: return CAPSA_ENOENT;
-    case CAPSA__WASI_EEXIST: return CAPSA_EEXIST;
-    case CAPSA__WASI_ENOTDIR: return CAPSA_ENOTDIR;
-    case CAPSA__WASI_EISDIR: return CAPSA_EISDIR;
-    case CAPSA__WASI_ENOTEMPTY: return CAPSA_ENOTEMPTY;
-    case CAPSA__WASI_ENOSPC:
-    case CAPSA__WASI_EDQUOT:
-    case CAPSA__WASI_EFBIG: return CAPSA_ENOSPC;
-    case CAPSA__WASI_ENOMEM: return CAPSA_ENOMEM;
-    case CAPSA__WASI_EIO: return CAPSA_EIO;
-    default: return CAPSA_EINVAL;
-    }
-}
-
-/* What a VFS error means, for messages. */
-static const char *describe(int err)
-{
-    switch (err) {
-    case CAPSA__WASI_ENOENT: return "no such file or directory";
-    case CAPSA__WASI_EEXIST: return "file exists";
-    case CAPSA__WASI_ENOTDIR: return "not a directory";
-    case CAPSA__WASI_EISDIR: return "is a directory";
-    case CAPSA__WASI_ENOTEMPTY: return "directory not empty";
-    case CAPSA__WASI_ENOSPC: return "the filesystem quota (bytes or entries) is exceeded";
-    case CAPSA__WASI_EDQUOT:
-    case CAPSA__WASI_EFBIG: return "the file size quota is exceeded";
-    case CAPSA__WASI_ENOMEM: return "out of memory";
-    case CAPSA__WASI_EIO: return "input/output error on the host";
-    case CAPSA__WASI_EBUSY: return "it is (or holds) a mount point or a device";
-    case CAPSA__WASI_ELOOP: return "too many levels of symbolic links";
-    case CAPSA__WASI_ENAMETOOLONG: return "path too long, or directories nested too deep";
-    case CAPSA__WASI_EILSEQ: return "path is not valid UTF-8";
-    case CAPSA__WASI_ENOTCAPABLE: return "the path leaves the directory it is relative to";
-    case CAPSA__WASI_EXDEV: return "across mounts";
-    case CAPSA__WASI_EPERM: return "operation not permitted";
-    case CAPSA__WASI_EINVAL: return "invalid argument";
-    case CAPSA__VFS_ELINK:
-        return "a symlink on the path leads where the sandbox's code may not write, and the "
-               "host does not write there through it";
-    default: return "filesystem error";
-    }
-}
-
 /* Sets the sandbox's message for a failed operation and returns its status. */
 static int fail(capsa_sandbox *sb, int err, const char *what, const char *path)
 {
-    capsa__sandbox_errorf(sb, "%s '%.300s': %s", what, path ? path : "(null)", describe(err));
-    return status_of(err);
+    capsa__sandbox_errorf(sb, "%s '%.300s': %s", what, path ? path : "(null)", capsa__vfs_strerror(err));
+    return capsa__vfs_status(err);
 }
 
 /* The same, for an operation on two paths, with the VFS's detail (may be empty). */
@@ -74,8 +26,8 @@ static int fail2(capsa_sandbox *sb, int err, const char *what, const char *a, co
                  const char *detail)
 {
     capsa__sandbox_errorf(sb, "%s '%.200s' %.210s: %s%s%.200s", what, a ? a : "(null)", b ? b : "",
-                          describe(err), detail[0] ? ": " : "", detail);
-    return status_of(err);
+                          capsa__vfs_strerror(err), detail[0] ? ": " : "", detail);
+    return capsa__vfs_status(err);
 }
 
 static int ok(capsa_sandbox *sb)
@@ -110,45 +62,6 @@ static int host_path(const char *path, char buf[CAPSA__VFS_PATH_MAX + 1])
             return fail((sb), e_, (what), (path));       \
     } while (0)
 
-/* mkdir -p of abs (a checked absolute path). Returns 0 or a WASI errno. */
-static int make_dirs(capsa__vfs *vfs, const char *abs)
-{
-    char part[CAPSA__VFS_PATH_MAX + 1];
-    size_t n = strlen(abs);
-    for (size_t i = 1; i <= n; i++) {
-        if (i < n && abs[i] != '/')
-            continue;
-        memcpy(part, abs, i);
-        part[i] = '\0';
-        int err = capsa__vfs_mkdir(vfs, capsa__vfs_root(vfs), part, i, HOST);
-        if (err == CAPSA__WASI_EEXIST) {
-            capsa__vfs_stat st;
-            err = capsa__vfs_stat(vfs, capsa__vfs_root(vfs), part, i, CAPSA__VFS_FOLLOW, HOST, &st);
-            if (!err && st.type != CAPSA__VFS_DIR)
-                err = CAPSA__WASI_ENOTDIR;
-        }
-        if (err)
-            return err;
-    }
-    return 0;
-}
-
-/* The parent directory part of abs ("/a/b" -> "/a", "/a" -> "/"). */
-static void parent_of(const char *abs, char out[CAPSA__VFS_PATH_MAX + 1])
-{
-    size_t n = strlen(abs);
-    while (n > 1 && abs[n - 1] == '/')
-        n--;
-    while (n > 0 && abs[n - 1] != '/')
-        n--;
-    while (n > 1 && abs[n - 1] == '/')
-        n--;
-    if (n == 0)
-        n = 1;
-    memcpy(out, abs, n);
-    out[n] = '\0';
-}
-
 CAPSA_API int capsa_fs_write(capsa_sandbox *sb, const char *path, const void *data, size_t len)
 {
     if (!sb || capsa__sandbox_busy(sb))
@@ -156,33 +69,8 @@ CAPSA_API int capsa_fs_write(capsa_sandbox *sb, const char *path, const void *da
     if (!data && len)
         return fail(sb, CAPSA__WASI_EINVAL, "write (data is NULL)", path);
     PATH_ARG(sb, path, abs, "write");
-    char dir[CAPSA__VFS_PATH_MAX + 1];
-    parent_of(abs, dir);
-    capsa__vfs *vfs = sb->vfs;
-    capsa__vnode *root = capsa__vfs_root(vfs);
-    int err = make_dirs(vfs, dir);
-    if (err)
-        return fail(sb, err, "write", path);
-    capsa__vfs_stat st;
-    int existed = capsa__vfs_stat(vfs, root, abs, strlen(abs), CAPSA__VFS_FOLLOW, HOST, &st) == 0;
-    capsa__vnode *n = NULL;
-    err = capsa__vfs_open(vfs, root, abs, strlen(abs), CAPSA__VFS_FOLLOW, CAPSA__VFS_O_CREAT,
-                          1u << CAPSA__VFS_WRITE, HOST, &n);
-    if (err)
-        return fail(sb, err, "write", path);
-    /* Write over the old contents, then cut them: if the write is refused (a
-       quota), the file is left as it was. */
-    uint64_t end = 0;
-    err = capsa__vfs_write(vfs, n, 0, data ? data : "", len, 0, &end, HOST);
-    if (!err)
-        err = capsa__vfs_truncate(vfs, n, len, HOST);
-    capsa__vfs_unref(vfs, n);
-    if (err) {
-        if (!existed)
-            capsa__vfs_unlink(vfs, root, abs, strlen(abs), HOST);
-        return fail(sb, err, "write", path);
-    }
-    return ok(sb);
+    int err = capsa__vfs_write_file(sb->vfs, abs, data ? data : "", len);
+    return err ? fail(sb, err, "write", path) : ok(sb);
 }
 
 CAPSA_API int capsa_fs_read(capsa_sandbox *sb, const char *path, char **data, size_t *len)
@@ -226,7 +114,7 @@ CAPSA_API int capsa_fs_mkdir(capsa_sandbox *sb, const char *path)
     if (!sb || capsa__sandbox_busy(sb))
         return CAPSA_EINVAL;
     PATH_ARG(sb, path, abs, "mkdir");
-    int err = make_dirs(sb->vfs, abs);
+    int err = capsa__vfs_make_dirs(sb->vfs, abs);
     return err ? fail(sb, err, "mkdir", path) : ok(sb);
 }
 
@@ -327,7 +215,7 @@ CAPSA_API int capsa_fs_mount(capsa_sandbox *sb, const char *host_dir, const char
         }
     }
     char detail[256] = "";
-    int err = make_dirs(sb->vfs, abs);
+    int err = capsa__vfs_make_dirs(sb->vfs, abs);
     if (!err)
         err = capsa__vfs_import_dir(sb->vfs, host_dir, abs, detail, sizeof(detail));
     if (!err)
@@ -467,7 +355,7 @@ CAPSA_API int capsa_fs_import_tar(capsa_sandbox *sb, const char *guest_path, con
     if (!data && len)
         return fail(sb, CAPSA__WASI_EINVAL, "import (data is NULL)", guest_path);
     PATH_ARG(sb, guest_path, abs, "import");
-    int err = make_dirs(sb->vfs, abs);
+    int err = capsa__vfs_make_dirs(sb->vfs, abs);
     if (err)
         return fail(sb, err, "import", guest_path);
     char detail[256] = "";

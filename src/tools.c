@@ -30,6 +30,7 @@
 #define MIN_DEFAULT_PENDING (64u << 20)
 #define MAX_MESSAGE 4096 /* bytes of a tool's error message kept */
 #define MAX_CODE 48      /* bytes of an error code */
+#define DECL_PATH_MAX (CAPSA__TOOL_NAME_MAX + 16) /* "/tools/<name>.d.ts" */
 
 typedef struct tool {
     char *name, *flat, *description;
@@ -629,21 +630,22 @@ static int rebuild_list(capsa__tools *t)
 
 static int tools_dts(const capsa__tools *t, const tool *one, capsa__buf *out);
 
-/* Writes /tools/<name>.d.ts for tl and /tools/index.d.ts for all. */
-static int write_declarations(capsa__tools *t, const tool *tl)
+/* Writes /tools/<name>.d.ts for tl and /tools/index.d.ts for all (as the host:
+ * /tools is read-only for the guest). Returns 0, or a WASI errno with path naming
+ * the file that failed. */
+static int write_declarations(capsa__tools *t, const tool *tl, char path[DECL_PATH_MAX])
 {
     capsa__buf b = { 0 };
-    char path[CAPSA__TOOL_NAME_MAX + 16];
-    snprintf(path, sizeof(path), "/tools/%s.d.ts", tl->name);
-    int rc = tools_dts(t, tl, &b);
-    if (rc == CAPSA_OK)
-        rc = capsa_fs_write(t->sb, path, b.data, b.len);
-    if (rc == CAPSA_OK)
-        rc = tools_dts(t, NULL, &b);
-    if (rc == CAPSA_OK)
-        rc = capsa_fs_write(t->sb, "/tools/index.d.ts", b.data, b.len);
+    snprintf(path, DECL_PATH_MAX, "/tools/%s.d.ts", tl->name);
+    int err = tools_dts(t, tl, &b) == CAPSA_OK
+                  ? capsa__vfs_write_file(t->sb->vfs, path, b.data, b.len) : CAPSA__WASI_ENOMEM;
+    if (!err) {
+        snprintf(path, DECL_PATH_MAX, "/tools/index.d.ts");
+        err = tools_dts(t, NULL, &b) == CAPSA_OK
+                  ? capsa__vfs_write_file(t->sb->vfs, path, b.data, b.len) : CAPSA__WASI_ENOMEM;
+    }
     capsa__buf_free(&b, &capsa__default_allocator);
-    return rc;
+    return err;
 }
 
 CAPSA_API void capsa_tool_def_init(capsa_tool_def *def)
@@ -781,10 +783,10 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         return CAPSA_ENOMEM;
     }
     t->tools[t->n_tools++] = tl;
-    int rc = rebuild_list(t) == 0 ? write_declarations(t, tl) : CAPSA_ENOMEM;
-    if (rc != CAPSA_OK) {
-        char msg[sizeof(sb->errmsg)];
-        snprintf(msg, sizeof(msg), "%s", sb->errmsg);
+    char path[DECL_PATH_MAX];
+    int err = rebuild_list(t) == 0 ? write_declarations(t, tl, path) : CAPSA__WASI_ENOMEM;
+    if (err) {
+        int rc = capsa__vfs_status(err);
         t->n_tools--;
         rebuild_list(t);
         capsa__free(t->a, tl->name);
@@ -792,8 +794,12 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         capsa__free(t->a, tl->description);
         capsa__free(t->a, tl->schema);
         capsa__free(t->a, tl);
-        capsa__sandbox_errorf(sb, "tool '%s': cannot write its declarations: %s", d.name,
-                              rc == CAPSA_ENOMEM ? "out of memory" : msg);
+        if (rc == CAPSA_ENOMEM)
+            capsa__sandbox_errorf(sb, "tool '%s': cannot write its declarations: out of memory",
+                                  d.name);
+        else
+            capsa__sandbox_errorf(sb, "tool '%s': cannot write its declarations: write '%.300s': %s",
+                                  d.name, path, capsa__vfs_strerror(err));
         return rc;
     }
     t->generation++;

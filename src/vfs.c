@@ -176,6 +176,54 @@ static int check_path(const char *p, size_t len)
     return 0;
 }
 
+/* ---- errors ------------------------------------------------------------------------ */
+
+int capsa__vfs_status(int err)
+{
+    switch (err) {
+    case 0: return CAPSA_OK;
+    case CAPSA__WASI_ENOENT: return CAPSA_ENOENT;
+    case CAPSA__WASI_EEXIST: return CAPSA_EEXIST;
+    case CAPSA__WASI_ENOTDIR: return CAPSA_ENOTDIR;
+    case CAPSA__WASI_EISDIR: return CAPSA_EISDIR;
+    case CAPSA__WASI_ENOTEMPTY: return CAPSA_ENOTEMPTY;
+    case CAPSA__WASI_ENOSPC:
+    case CAPSA__WASI_EDQUOT:
+    case CAPSA__WASI_EFBIG: return CAPSA_ENOSPC;
+    case CAPSA__WASI_ENOMEM: return CAPSA_ENOMEM;
+    case CAPSA__WASI_EIO: return CAPSA_EIO;
+    default: return CAPSA_EINVAL;
+    }
+}
+
+const char *capsa__vfs_strerror(int err)
+{
+    switch (err) {
+    case CAPSA__WASI_ENOENT: return "no such file or directory";
+    case CAPSA__WASI_EEXIST: return "file exists";
+    case CAPSA__WASI_ENOTDIR: return "not a directory";
+    case CAPSA__WASI_EISDIR: return "is a directory";
+    case CAPSA__WASI_ENOTEMPTY: return "directory not empty";
+    case CAPSA__WASI_ENOSPC: return "the filesystem quota (bytes or entries) is exceeded";
+    case CAPSA__WASI_EDQUOT:
+    case CAPSA__WASI_EFBIG: return "the file size quota is exceeded";
+    case CAPSA__WASI_ENOMEM: return "out of memory";
+    case CAPSA__WASI_EIO: return "input/output error on the host";
+    case CAPSA__WASI_EBUSY: return "it is (or holds) a mount point or a device";
+    case CAPSA__WASI_ELOOP: return "too many levels of symbolic links";
+    case CAPSA__WASI_ENAMETOOLONG: return "path too long, or directories nested too deep";
+    case CAPSA__WASI_EILSEQ: return "path is not valid UTF-8";
+    case CAPSA__WASI_ENOTCAPABLE: return "the path leaves the directory it is relative to";
+    case CAPSA__WASI_EXDEV: return "across mounts";
+    case CAPSA__WASI_EPERM: return "operation not permitted";
+    case CAPSA__WASI_EINVAL: return "invalid argument";
+    case CAPSA__VFS_ELINK:
+        return "a symlink on the path leads where the sandbox's code may not write, and the "
+               "host does not write there through it";
+    default: return "filesystem error";
+    }
+}
+
 /* ---- nodes and directories ------------------------------------------------------- */
 
 static int name_cmp(const char *a, size_t al, const char *b, size_t bl)
@@ -1242,6 +1290,72 @@ int capsa__vfs_stat_path(capsa__vfs *vfs, capsa__vnode *base, const char *path, 
         return CAPSA__WASI_ENOENT;
     capsa__vfs_stat_node(w.node, st);
     return 0;
+}
+
+int capsa__vfs_make_dirs(capsa__vfs *vfs, const char *abs)
+{
+    char part[CAPSA__VFS_PATH_MAX + 1];
+    size_t n = strlen(abs);
+    for (size_t i = 1; i <= n; i++) {
+        if (i < n && abs[i] != '/')
+            continue;
+        memcpy(part, abs, i);
+        part[i] = '\0';
+        int err = capsa__vfs_mkdir(vfs, capsa__vfs_root(vfs), part, i, CAPSA__VFS_HOST);
+        if (err == CAPSA__WASI_EEXIST) {
+            capsa__vfs_stat st;
+            err = capsa__vfs_stat(vfs, capsa__vfs_root(vfs), part, i, CAPSA__VFS_FOLLOW, CAPSA__VFS_HOST, &st);
+            if (!err && st.type != CAPSA__VFS_DIR)
+                err = CAPSA__WASI_ENOTDIR;
+        }
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* The parent directory part of abs ("/a/b" -> "/a", "/a" -> "/"). */
+static void parent_of(const char *abs, char out[CAPSA__VFS_PATH_MAX + 1])
+{
+    size_t n = strlen(abs);
+    while (n > 1 && abs[n - 1] == '/')
+        n--;
+    while (n > 0 && abs[n - 1] != '/')
+        n--;
+    while (n > 1 && abs[n - 1] == '/')
+        n--;
+    if (n == 0)
+        n = 1;
+    memcpy(out, abs, n);
+    out[n] = '\0';
+}
+
+int capsa__vfs_write_file(capsa__vfs *vfs, const char *abs, const void *data, size_t len)
+{
+    char dir[CAPSA__VFS_PATH_MAX + 1];
+    parent_of(abs, dir);
+    capsa__vnode *root = capsa__vfs_root(vfs);
+    int err = capsa__vfs_make_dirs(vfs, dir);
+    if (err)
+        return err;
+    capsa__vfs_stat st;
+    int existed = capsa__vfs_stat(vfs, root, abs, strlen(abs), CAPSA__VFS_FOLLOW, CAPSA__VFS_HOST,
+                                  &st) == 0;
+    capsa__vnode *n = NULL;
+    err = capsa__vfs_open(vfs, root, abs, strlen(abs), CAPSA__VFS_FOLLOW, CAPSA__VFS_O_CREAT,
+                          1u << CAPSA__VFS_WRITE, CAPSA__VFS_HOST, &n);
+    if (err)
+        return err;
+    /* Write over the old contents, then cut them: if the write is refused (a
+       quota), the file is left as it was. */
+    uint64_t end = 0;
+    err = capsa__vfs_write(vfs, n, 0, data, len, 0, &end, CAPSA__VFS_HOST);
+    if (!err)
+        err = capsa__vfs_truncate(vfs, n, len, CAPSA__VFS_HOST);
+    capsa__vfs_unref(vfs, n);
+    if (err && !existed)
+        capsa__vfs_unlink(vfs, root, abs, strlen(abs), CAPSA__VFS_HOST);
+    return err;
 }
 
 /* ---- operations on nodes ---------------------------------------------------------- */

@@ -53,6 +53,12 @@ enum {
  * symlink on its path leads where the guest may not write (capsa__vfs_allow). */
 #define CAPSA__VFS_ELINK 1000
 
+/* What a VFS error means, for messages ("no such file or directory"). */
+const char *capsa__vfs_strerror(int err);
+
+/* The CAPSA_* status code of a VFS error, for the public API (0 is CAPSA_OK). */
+int capsa__vfs_status(int err);
+
 /* Limits on paths (bytes): a whole path, one component, and how many symlinks one
  * resolution may follow before it fails with ELOOP. */
 #define CAPSA__VFS_PATH_MAX 4096
@@ -268,6 +274,16 @@ int capsa__vfs_readlink(capsa__vfs *vfs, capsa__vnode *base, const char *path, s
 int capsa__vfs_stat_path(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len,
                          unsigned lookup_flags, int who, capsa__vfs_stat *st);
 #define capsa__vfs_stat(...) capsa__vfs_stat_path(__VA_ARGS__)
+
+/* Makes every missing directory of the absolute path abs (mkdir -p), as the host;
+ * one that exists must be a directory, or lead to one (ENOTDIR). */
+int capsa__vfs_make_dirs(capsa__vfs *vfs, const char *abs);
+
+/* Makes data[0..len) the whole contents of the file at the absolute path abs, as
+ * the host, its missing directories made first. When the write is refused (a
+ * quota), a file that existed keeps its contents and one that did not is not
+ * left behind. */
+int capsa__vfs_write_file(capsa__vfs *vfs, const char *abs, const void *data, size_t len);
 
 /* ---- operations on nodes (an open fd's) ---------------------------------------------- */
 
