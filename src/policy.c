@@ -1,7 +1,8 @@
 /* The capability checker for tool calls: loading policies (from a file or piece by
  * piece), matching methods against patterns, evaluating constraints on arguments,
- * spending call budgets, and the messages that tell the model why a call was refused.
- * The semantics are documented in policy.h. */
+ * spending call budgets, and the messages that tell the model why a call was refused;
+ * and the capsa_policy_* functions of capsa.h over a sandbox's policy (which its
+ * tools hold, since every call is checked there). The semantics are in policy.h. */
 #define _GNU_SOURCE /* memmem */
 #include "policy.h"
 
@@ -13,6 +14,7 @@
 
 #include "buf.h"
 #include "json.h"
+#include "sandbox.h"
 
 /* ---- the policy in memory ------------------------------------------------------- */
 
@@ -1138,4 +1140,120 @@ void capsa__policy_free_string(const capsa__policy *p, char *s)
 {
     if (p && s)
         capsa__free(&p->a, s);
+}
+
+/* ---- the public API: a sandbox's policy (capsa_policy_* of capsa.h) ------------------- */
+
+CAPSA_API int capsa_policy_set(capsa_sandbox *sb, const char *json, size_t len)
+{
+    if (!sb || (!json && len) || capsa__sandbox_busy(sb))
+        return CAPSA_EINVAL;
+    capsa__policy *p = NULL;
+    char err[512];
+    int rc = capsa__policy_parse(sb->alloc, json ? json : "", len, &p, err, sizeof(err));
+    if (rc != CAPSA_OK) {
+        capsa__sandbox_errorf(sb, "invalid policy: %s", rc == CAPSA_ENOMEM ? "out of memory" : err);
+        return rc;
+    }
+    capsa__tools_set_policy(sb->tools, p);
+    return CAPSA_OK;
+}
+
+CAPSA_API int capsa_policy_add(capsa_sandbox *sb, const char *pattern, const char *constraints_json,
+                               uint64_t max_calls)
+{
+    if (!sb || !pattern || capsa__sandbox_busy(sb))
+        return CAPSA_EINVAL;
+    char err[512];
+    int rc = capsa__policy_add(capsa__tools_policy(sb->tools), pattern, constraints_json, max_calls, err,
+                               sizeof(err));
+    if (rc != CAPSA_OK)
+        capsa__sandbox_errorf(sb, "capability '%.200s': %s", pattern,
+                              rc == CAPSA_ENOMEM ? "out of memory" : err);
+    return rc;
+}
+
+CAPSA_API int capsa_policy_calls(capsa_sandbox *sb, const char *pattern, uint64_t *used,
+                                 uint64_t *remaining)
+{
+    if (!sb || !pattern)
+        return CAPSA_EINVAL;
+    long i = capsa__policy_index(capsa__tools_policy(sb->tools), pattern);
+    if (i < 0) {
+        capsa__sandbox_errorf(sb, "no capability has the pattern '%.200s'", pattern);
+        return CAPSA_ENOENT;
+    }
+    if (used)
+        *used = capsa__policy_used(capsa__tools_policy(sb->tools), (size_t)i);
+    if (remaining)
+        *remaining = capsa__policy_remaining(capsa__tools_policy(sb->tools), (size_t)i);
+    return CAPSA_OK;
+}
+
+CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb)
+{
+    if (!sb)
+        return NULL;
+    const capsa__policy *p = capsa__tools_policy(sb->tools);
+    capsa__buf b = { 0 };
+    const capsa_allocator *a = &capsa__default_allocator; /* freed by capsa_free */
+    int rc = capsa__buf_append(&b, a, "[", 1);
+    for (size_t i = 0; i < capsa__policy_count(p) && rc == 0; i++) {
+        const char *pat = capsa__policy_pattern(p, i);
+        char nums[160];
+        uint64_t max = capsa__policy_max_calls(p, i);
+        int n = max ? snprintf(nums, sizeof(nums), ",\"max_calls\":%llu,\"used\":%llu,\"remaining\":%llu}",
+                               (unsigned long long)max, (unsigned long long)capsa__policy_used(p, i),
+                               (unsigned long long)capsa__policy_remaining(p, i))
+                    : snprintf(nums, sizeof(nums), ",\"max_calls\":null,\"used\":%llu,\"remaining\":null}",
+                               (unsigned long long)capsa__policy_used(p, i));
+        rc = capsa__buf_append(&b, a, i ? ",{\"pattern\":" : "{\"pattern\":", i ? 12 : 11);
+        rc = rc ? rc : capsa__json_quote(&b, a, pat, strlen(pat));
+        rc = rc ? rc : capsa__buf_append(&b, a, nums, (size_t)n);
+    }
+    rc = rc ? rc : capsa__buf_append(&b, a, "]", 1);
+    if (rc) {
+        capsa__buf_free(&b, a);
+        return NULL;
+    }
+    return b.data;
+}
+
+CAPSA_API int capsa_policy_reset_counts(capsa_sandbox *sb)
+{
+    if (!sb || capsa__sandbox_busy(sb))
+        return CAPSA_EINVAL;
+    capsa__policy_reset_budgets(capsa__tools_policy(sb->tools));
+    return CAPSA_OK;
+}
+
+CAPSA_API int capsa_policy_check(capsa_sandbox *sb, const char *name, const char *args_json,
+                                 size_t len, int *allowed, char *message, size_t message_size)
+{
+    if (allowed)
+        *allowed = 0;
+    if (message && message_size)
+        message[0] = '\0';
+    if (!sb || !name || (!args_json && len))
+        return CAPSA_EINVAL;
+    json_error_t jerr;
+    json_t *args = NULL;
+    if (args_json) {
+        args = capsa__json_load_strict(args_json, len, 0, &jerr);
+        if (!args) {
+            capsa__sandbox_errorf(sb, "the arguments are not strict JSON: %s (line %d, column %d)",
+                                  jerr.text, jerr.line, jerr.column);
+            return CAPSA_EINVAL;
+        }
+    }
+    /* A tool is checked under its registered name, as a call would be. */
+    const char *registered = capsa__tools_find(sb->tools, name);
+    capsa__decision d;
+    capsa__policy_peek(capsa__tools_policy(sb->tools), registered ? registered : name, args, &d);
+    if (allowed)
+        *allowed = d.allowed;
+    if (message && message_size)
+        snprintf(message, message_size, "%s", d.message);
+    json_decref(args);
+    return CAPSA_OK;
 }

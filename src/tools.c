@@ -822,6 +822,23 @@ void capsa__tools_set_wake(capsa__tools *t, uint64_t wake_ns)
     t->wake_ns = wake_ns;
 }
 
+capsa__policy *capsa__tools_policy(const capsa__tools *t)
+{
+    return t->policy;
+}
+
+void capsa__tools_set_policy(capsa__tools *t, capsa__policy *p)
+{
+    capsa__policy_free(t->policy);
+    t->policy = p;
+}
+
+const char *capsa__tools_find(const capsa__tools *t, const char *name)
+{
+    const tool *tl = find_tool(t, name, strlen(name));
+    return tl ? tl->name : NULL;
+}
+
 /* ---- calls ----------------------------------------------------------------------------- */
 
 static void audit_head_text(capsa__tools *t, call *c, const char *name, size_t name_len,
@@ -1411,123 +1428,6 @@ CAPSA_API int capsa_call_reject(capsa_sandbox *sb, uint64_t id, const char *code
     capsa_tool_reply r = { .t = sb->tools, .c = c };
     capsa_tool_reply_error(&r, code, message);
     settle_external(sb->tools, c, &r);
-    return CAPSA_OK;
-}
-
-/* ---- the policy ------------------------------------------------------------------------ */
-
-CAPSA_API int capsa_policy_set(capsa_sandbox *sb, const char *json, size_t len)
-{
-    if (!sb || (!json && len) || capsa__sandbox_busy(sb))
-        return CAPSA_EINVAL;
-    capsa__policy *p = NULL;
-    char err[512];
-    int rc = capsa__policy_parse(sb->alloc, json ? json : "", len, &p, err, sizeof(err));
-    if (rc != CAPSA_OK) {
-        capsa__sandbox_errorf(sb, "invalid policy: %s", rc == CAPSA_ENOMEM ? "out of memory" : err);
-        return rc;
-    }
-    capsa__policy_free(sb->tools->policy);
-    sb->tools->policy = p;
-    return CAPSA_OK;
-}
-
-CAPSA_API int capsa_policy_add(capsa_sandbox *sb, const char *pattern, const char *constraints_json,
-                               uint64_t max_calls)
-{
-    if (!sb || !pattern || capsa__sandbox_busy(sb))
-        return CAPSA_EINVAL;
-    char err[512];
-    int rc = capsa__policy_add(sb->tools->policy, pattern, constraints_json, max_calls, err,
-                               sizeof(err));
-    if (rc != CAPSA_OK)
-        capsa__sandbox_errorf(sb, "capability '%.200s': %s", pattern,
-                              rc == CAPSA_ENOMEM ? "out of memory" : err);
-    return rc;
-}
-
-CAPSA_API int capsa_policy_calls(capsa_sandbox *sb, const char *pattern, uint64_t *used,
-                                 uint64_t *remaining)
-{
-    if (!sb || !pattern)
-        return CAPSA_EINVAL;
-    long i = capsa__policy_index(sb->tools->policy, pattern);
-    if (i < 0) {
-        capsa__sandbox_errorf(sb, "no capability has the pattern '%.200s'", pattern);
-        return CAPSA_ENOENT;
-    }
-    if (used)
-        *used = capsa__policy_used(sb->tools->policy, (size_t)i);
-    if (remaining)
-        *remaining = capsa__policy_remaining(sb->tools->policy, (size_t)i);
-    return CAPSA_OK;
-}
-
-CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb)
-{
-    if (!sb)
-        return NULL;
-    const capsa__policy *p = sb->tools->policy;
-    capsa__buf b = { 0 };
-    const capsa_allocator *a = &capsa__default_allocator; /* freed by capsa_free */
-    int rc = capsa__buf_append(&b, a, "[", 1);
-    for (size_t i = 0; i < capsa__policy_count(p) && rc == 0; i++) {
-        const char *pat = capsa__policy_pattern(p, i);
-        char nums[160];
-        uint64_t max = capsa__policy_max_calls(p, i);
-        int n = max ? snprintf(nums, sizeof(nums), ",\"max_calls\":%llu,\"used\":%llu,\"remaining\":%llu}",
-                               (unsigned long long)max, (unsigned long long)capsa__policy_used(p, i),
-                               (unsigned long long)capsa__policy_remaining(p, i))
-                    : snprintf(nums, sizeof(nums), ",\"max_calls\":null,\"used\":%llu,\"remaining\":null}",
-                               (unsigned long long)capsa__policy_used(p, i));
-        rc = capsa__buf_append(&b, a, i ? ",{\"pattern\":" : "{\"pattern\":", i ? 12 : 11);
-        rc = rc ? rc : capsa__json_quote(&b, a, pat, strlen(pat));
-        rc = rc ? rc : capsa__buf_append(&b, a, nums, (size_t)n);
-    }
-    rc = rc ? rc : capsa__buf_append(&b, a, "]", 1);
-    if (rc) {
-        capsa__buf_free(&b, a);
-        return NULL;
-    }
-    return b.data;
-}
-
-CAPSA_API int capsa_policy_reset_counts(capsa_sandbox *sb)
-{
-    if (!sb || capsa__sandbox_busy(sb))
-        return CAPSA_EINVAL;
-    capsa__policy_reset_budgets(sb->tools->policy);
-    return CAPSA_OK;
-}
-
-CAPSA_API int capsa_policy_check(capsa_sandbox *sb, const char *name, const char *args_json,
-                                 size_t len, int *allowed, char *message, size_t message_size)
-{
-    if (allowed)
-        *allowed = 0;
-    if (message && message_size)
-        message[0] = '\0';
-    if (!sb || !name || (!args_json && len))
-        return CAPSA_EINVAL;
-    json_error_t jerr;
-    json_t *args = NULL;
-    if (args_json) {
-        args = capsa__json_load_strict(args_json, len, 0, &jerr);
-        if (!args) {
-            capsa__sandbox_errorf(sb, "the arguments are not strict JSON: %s (line %d, column %d)",
-                                  jerr.text, jerr.line, jerr.column);
-            return CAPSA_EINVAL;
-        }
-    }
-    /* A tool is checked under its registered name, as a call would be. */
-    tool *tl = find_tool(sb->tools, name, strlen(name));
-    capsa__decision d;
-    capsa__policy_peek(sb->tools->policy, tl ? tl->name : name, args, &d);
-    if (allowed)
-        *allowed = d.allowed;
-    if (message && message_size)
-        snprintf(message, message_size, "%s", d.message);
-    json_decref(args);
     return CAPSA_OK;
 }
 

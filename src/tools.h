@@ -54,6 +54,17 @@ uint32_t capsa__tools_generation(const capsa__tools *t);
 /* The registry as JSON for the guest; borrowed, valid until a tool is added. */
 const char *capsa__tools_list(const capsa__tools *t, size_t *len);
 
+/* The capability policy calls are checked against: borrowed, valid until
+ * capsa__tools_set_policy. */
+capsa__policy *capsa__tools_policy(const capsa__tools *t);
+
+/* Makes p the policy (taken over); the one before is freed. */
+void capsa__tools_set_policy(capsa__tools *t, capsa__policy *p);
+
+/* The registered name of the tool that name names (by its name or its flat name),
+ * or NULL: borrowed, valid while the sandbox lives. */
+const char *capsa__tools_find(const capsa__tools *t, const char *name);
+
 /* The guest is about to wait: its next timer is due at wake_ns (0: none). */
 void capsa__tools_set_wake(capsa__tools *t, uint64_t wake_ns);
 
