@@ -1,4 +1,5 @@
-/* The audit trail of tool calls and runs: one JSON line per event, appended by the
+/* The audit trail of tool calls and runs: the JSON line of each event (a call's
+ * begun when it is decided, completed when its outcome is known), appended by the
  * host to /log/actions.jsonl (read-only for the guest: it can read its own trail,
  * never add to it or change it, so every line there is the host's) and handed to
  * the caller's audit callback, up to audit_max_bytes; and SHA-256, for arguments
@@ -8,9 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "rt.h"
 #include "sandbox.h"
 
 #define AUDIT_PATH "/log/actions.jsonl"
+#define DENIED_ARGS_MAX 4096 /* bytes of a denied call's arguments logged whole */
 /* Room of the callback's audit_max_bytes that calls may not take: kept for the
    lines of runs (their end, a limit, a summary of denials). */
 #define AUDIT_RESERVE (16u << 10)
@@ -66,7 +69,8 @@ static void sha_block(uint32_t h[8], const unsigned char *p)
     h[7] += k;
 }
 
-void capsa__sha256_hex(const void *data, size_t len, char hex[65])
+/* The SHA-256 of data[0..len) as 64 lower-case hex digits and a NUL in hex[65]. */
+static void sha256_hex(const void *data, size_t len, char hex[65])
 {
     uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
@@ -98,7 +102,8 @@ void capsa__sha256_hex(const void *data, size_t len, char hex[65])
 
 /* ---- the log --------------------------------------------------------------------- */
 
-int capsa__audit_time(capsa__buf *b, const capsa_allocator *a)
+/* Appends the current UTC time as an ISO 8601 JSON string with milliseconds. */
+static int audit_time(capsa__buf *b, const capsa_allocator *a)
 {
     /* Formatting the date is the costly part: done once per second per thread. */
     static __thread time_t cached_sec = -1;
@@ -183,7 +188,12 @@ const char *capsa__audit_no_room(capsa_sandbox *sb, uint64_t need)
                : full;
 }
 
-int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len, int event)
+/* Appends one JSON line (line[0..len), no newline) to /log/actions.jsonl (unless
+ * disabled) and hands it to the audit callback, unless that would go over the
+ * callback's audit_max_bytes (a call's line, event 0, also over the room kept for
+ * the lines of runs, event 1). Returns 0, or -1 when the file or the callback did
+ * not get it (counted in audit_dropped). Run's thread only. */
+static int audit_line(capsa_sandbox *sb, const char *line, size_t len, int event)
 {
     int dropped = 0;
     if (sb->opts.on_audit) {
@@ -228,7 +238,7 @@ void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, cons
     int n = snprintf(head, sizeof(head), ",\"event\":\"%s\",\"run\":%llu", event,
                      (unsigned long long)run);
     int rc = capsa__buf_append(&b, sb->alloc, "{\"time\":", 8);
-    rc = rc ? rc : capsa__audit_time(&b, sb->alloc);
+    rc = rc ? rc : audit_time(&b, sb->alloc);
     rc = rc ? rc : capsa__buf_append(&b, sb->alloc, head, (size_t)n);
     if (!rc && extra && *extra) {
         rc = capsa__buf_append(&b, sb->alloc, ",", 1);
@@ -236,8 +246,97 @@ void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, cons
     }
     rc = rc ? rc : capsa__buf_append(&b, sb->alloc, "}", 1);
     if (rc == 0)
-        capsa__audit_line(sb, b.data, b.len, 1);
+        audit_line(sb, b.data, b.len, 1);
     else
         sb->audit_dropped++;
     capsa__buf_free(&b, sb->alloc);
 }
+
+/* ---- the lines of tool calls ----------------------------------------------------- */
+
+/* Whether anyone reads the trail: the log file, or the callback. */
+static int has_reader(const capsa_sandbox *sb)
+{
+    return !(sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE) || sb->opts.on_audit;
+}
+
+void capsa__audit_call_begin(capsa_sandbox *sb, capsa__buf *b, uint64_t run, uint64_t id,
+                             const char *name, size_t name_len, const char *args, size_t args_len,
+                             const char *decision, const char *capability, const char *reason,
+                             const json_t *parsed)
+{
+    if (parsed && strcmp(decision, "denied") == 0 && args_len > DENIED_ARGS_MAX)
+        parsed = NULL;
+    if (!has_reader(sb))
+        return;
+    const capsa_allocator *a = sb->alloc;
+    int rc = capsa__buf_append(b, a, "{\"time\":", 8);
+    rc = rc ? rc : audit_time(b, a);
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"event\":\"tool_call\",\"run\":");
+    rc = rc ? rc : capsa__buf_append_u64(b, a, run);
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"id\":");
+    rc = rc ? rc : capsa__buf_append_u64(b, a, id);
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"tool\":");
+    rc = rc ? rc : capsa__json_quote(b, a, name, name_len);
+    if (sb->opts.audit_flags & CAPSA_AUDIT_HASH_ARGS || !parsed) {
+        char hex[65];
+        sha256_hex(args, args_len, hex);
+        rc = rc ? rc : capsa__buf_append_str(b, a, ",\"args_bytes\":");
+        rc = rc ? rc : capsa__buf_append_u64(b, a, args_len);
+        rc = rc ? rc : capsa__buf_append_str(b, a, ",\"args_sha256\":\"");
+        rc = rc ? rc : capsa__buf_append(b, a, hex, 64);
+        rc = rc ? rc : capsa__buf_append(b, a, "\"", 1);
+    } else if (memchr(args, '\n', args_len) || memchr(args, '\r', args_len)) {
+        /* One line per call: the arguments again, without their line breaks. */
+        char *text = json_dumps(parsed, JSON_COMPACT | JSON_ENCODE_ANY);
+        rc = rc ? rc : capsa__buf_append(b, a, ",\"args\":", 8);
+        rc = rc ? rc : text ? capsa__buf_append(b, a, text, strlen(text)) : -1;
+        free(text);
+    } else {
+        rc = rc ? rc : capsa__buf_append(b, a, ",\"args\":", 8);
+        rc = rc ? rc : capsa__buf_append(b, a, args, args_len);
+    }
+    rc = rc ? rc : capsa__buf_append(b, a, ",\"decision\":\"", 13);
+    rc = rc ? rc : capsa__buf_append(b, a, decision, strlen(decision));
+    rc = rc ? rc : capsa__buf_append(b, a, "\",\"capability\":", 15);
+    rc = rc ? rc : capability ? capsa__json_quote(b, a, capability, strlen(capability))
+                              : capsa__buf_append(b, a, "null", 4);
+    if (reason) {
+        rc = rc ? rc : capsa__buf_append(b, a, ",\"reason\":", 10);
+        rc = rc ? rc : capsa__json_quote(b, a, reason, strlen(reason));
+    }
+    if (rc)
+        capsa__buf_free(b, a); /* written without it: capsa__audit_call_end says so */
+}
+
+void capsa__audit_call_end(capsa_sandbox *sb, capsa__buf *b, uint64_t start_ns,
+                           const char *outcome, const char *error_code, uint64_t result_bytes)
+{
+    if (!has_reader(sb))
+        return;
+    const capsa_allocator *a = sb->alloc;
+    uint64_t us = (capsa__rt_now_ns() - start_ns) / 1000u;
+    char ms[4] = { (char)('.'), (char)('0' + us / 100 % 10), (char)('0' + us / 10 % 10),
+                   (char)('0' + us % 10) };
+    int rc = b->data ? 0 : -1;
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"outcome\":\"");
+    rc = rc ? rc : capsa__buf_append_str(b, a, outcome);
+    if (!error_code) {
+        rc = rc ? rc : capsa__buf_append_str(b, a, "\",\"result_bytes\":");
+        rc = rc ? rc : capsa__buf_append_u64(b, a, result_bytes);
+    } else {
+        rc = rc ? rc : capsa__buf_append_str(b, a, "\",\"error_code\":\"");
+        rc = rc ? rc : capsa__buf_append_str(b, a, error_code);
+        rc = rc ? rc : capsa__buf_append(b, a, "\"", 1);
+    }
+    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"duration_ms\":");
+    rc = rc ? rc : capsa__buf_append_u64(b, a, us / 1000u);
+    rc = rc ? rc : capsa__buf_append(b, a, ms, sizeof(ms));
+    rc = rc ? rc : capsa__buf_append(b, a, "}", 1);
+    if (rc)
+        sb->audit_dropped++;
+    else
+        audit_line(sb, b->data, b->len, 0);
+    capsa__buf_free(b, a);
+}
+

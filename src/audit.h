@@ -1,7 +1,7 @@
-/* The audit trail of tool calls and runs: one JSON line per event, appended by the
- * host to /log/actions.jsonl (which the guest may read, never write) and handed to
- * the caller's audit callback (up to capsa_options.audit_max_bytes); and the
- * SHA-256 of arguments that are logged by hash. */
+/* The audit trail of tool calls and runs: one JSON line per event, made here,
+ * appended by the host to /log/actions.jsonl (which the guest may read, never
+ * write) and handed to the caller's audit callback (up to
+ * capsa_options.audit_max_bytes). */
 #ifndef CAPSA_AUDIT_H
 #define CAPSA_AUDIT_H
 
@@ -11,13 +11,6 @@
 #include "buf.h"
 #include "capsa.h"
 #include "json.h"
-
-/* Appends one JSON line (line[0..len), no newline) to /log/actions.jsonl (unless
- * disabled) and hands it to the audit callback, unless that would go over the
- * callback's audit_max_bytes (a call's line, event 0, also over the room kept for
- * the lines of runs, event 1). Returns 0, or -1 when the file or the callback did
- * not get it (counted in audit_dropped). Run's thread only. */
-int capsa__audit_line(capsa_sandbox *sb, const char *line, size_t len, int event);
 
 /* NULL when the trail can take a call's line of `need` bytes and still keep room
  * for the lines of the run's end; else why not, as a static phrase: the log at the
@@ -31,10 +24,28 @@ void capsa__audit_close(capsa_sandbox *sb);
  * members without braces, "" for none). */
 void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, const char *extra);
 
-/* Appends the current UTC time as an ISO 8601 JSON string with milliseconds. */
-int capsa__audit_time(capsa__buf *b, const capsa_allocator *a);
+/* Begins in *line the audit line of the tool call id of run `run` (nothing when
+ * no one reads the trail: no log file, no callback): the tool name[0..name_len),
+ * the decision ("allowed" or "denied"), the pattern of the capability that made
+ * it (NULL: none) and a denial's reason (NULL: none). The arguments
+ * args[0..args_len) are logged as they are (parsed again without their line
+ * breaks when they have some), or as their size and SHA-256: when asked
+ * (CAPSA_AUDIT_HASH_ARGS), when they are not JSON (parsed NULL), and when a
+ * denied call's are long, so that a script that floods the host with refused
+ * calls does not get to copy their arguments into the trail. Out of memory
+ * leaves *line empty; capsa__audit_call_end then counts the line as dropped. */
+void capsa__audit_call_begin(capsa_sandbox *sb, capsa__buf *line, uint64_t run, uint64_t id,
+                             const char *name, size_t name_len, const char *args, size_t args_len,
+                             const char *decision, const char *capability, const char *reason,
+                             const json_t *parsed);
 
-/* The SHA-256 of data[0..len) as 64 lower-case hex digits and a NUL in hex[65]. */
-void capsa__sha256_hex(const void *data, size_t len, char hex[65]);
+/* Completes the line begun for a call made at start_ns (capsa__rt_now_ns) with
+ * its outcome ("ok", "error", "cancelled"), the error's code (NULL: none, the
+ * result had result_bytes bytes) and its duration, writes it to the log (unless
+ * disabled) and the callback (within audit_max_bytes, short of the room kept for
+ * the lines of runs) and frees *line. A line either could not take is counted in
+ * audit_dropped. Run's thread only. */
+void capsa__audit_call_end(capsa_sandbox *sb, capsa__buf *line, uint64_t start_ns,
+                           const char *outcome, const char *error_code, uint64_t result_bytes);
 
 #endif

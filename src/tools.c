@@ -26,7 +26,6 @@
 #define DEFAULT_MAX_ARGS (1u << 20)
 #define DEFAULT_MAX_RESULT (16u << 20)
 #define DEFAULT_MAX_DENIALS 1000
-#define DENIED_ARGS_MAX 4096 /* bytes of a denied call's arguments logged whole */
 #define MIN_DEFAULT_PENDING (64u << 20)
 #define MAX_MESSAGE 4096 /* bytes of a tool's error message kept */
 #define MAX_CODE 48      /* bytes of an error code */
@@ -841,105 +840,26 @@ const char *capsa__tools_find(const capsa__tools *t, const char *name)
 
 /* ---- calls ----------------------------------------------------------------------------- */
 
-static void audit_head_text(capsa__tools *t, call *c, const char *name, size_t name_len,
-                            const char *args, size_t args_len, const char *decision,
-                            const char *capability, const char *reason, json_t *parsed);
-
-/* Begins c's audit line: who, what, and the decision. The arguments are logged
- * as their size and SHA-256 instead when asked (CAPSA_AUDIT_HASH_ARGS), when they
- * are not JSON (parsed NULL), and when a denied call's are over DENIED_ARGS_MAX:
- * a script that floods the host with refused calls does not get to copy their
- * arguments into the trail. */
+/* Begins c's audit line (capsa__audit_call_begin) and counts what it holds. */
 static void audit_head(capsa__tools *t, call *c, const char *name, size_t name_len,
                        const char *args, size_t args_len, const char *decision,
                        const char *capability, const char *reason, json_t *parsed)
 {
-    if (parsed && strcmp(decision, "denied") == 0 && args_len > DENIED_ARGS_MAX)
-        parsed = NULL;
-    if (!(t->sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE) || t->sb->opts.on_audit) /* a reader */
-        audit_head_text(t, c, name, name_len, args, args_len, decision, capability, reason, parsed);
+    capsa__audit_call_begin(t->sb, &c->audit, t->run, c->id, name, name_len, args, args_len,
+                            decision, capability, reason, parsed);
     charge_call(t, c);
 }
 
-static void audit_head_text(capsa__tools *t, call *c, const char *name, size_t name_len,
-                            const char *args, size_t args_len, const char *decision,
-                            const char *capability, const char *reason, json_t *parsed)
-{
-    const capsa_allocator *a = t->a;
-    capsa__buf *b = &c->audit;
-    int rc = capsa__buf_append(b, a, "{\"time\":", 8);
-    rc = rc ? rc : capsa__audit_time(b, a);
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"event\":\"tool_call\",\"run\":");
-    rc = rc ? rc : capsa__buf_append_u64(b, a, t->run);
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"id\":");
-    rc = rc ? rc : capsa__buf_append_u64(b, a, c->id);
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"tool\":");
-    rc = rc ? rc : capsa__json_quote(b, a, name, name_len);
-    if (t->sb->opts.audit_flags & CAPSA_AUDIT_HASH_ARGS || !parsed) {
-        char hex[65];
-        capsa__sha256_hex(args, args_len, hex);
-        rc = rc ? rc : capsa__buf_append_str(b, a, ",\"args_bytes\":");
-        rc = rc ? rc : capsa__buf_append_u64(b, a, args_len);
-        rc = rc ? rc : capsa__buf_append_str(b, a, ",\"args_sha256\":\"");
-        rc = rc ? rc : capsa__buf_append(b, a, hex, 64);
-        rc = rc ? rc : capsa__buf_append(b, a, "\"", 1);
-    } else if (memchr(args, '\n', args_len) || memchr(args, '\r', args_len)) {
-        /* One line per call: the arguments again, without their line breaks. */
-        char *text = json_dumps(parsed, JSON_COMPACT | JSON_ENCODE_ANY);
-        rc = rc ? rc : capsa__buf_append(b, a, ",\"args\":", 8);
-        rc = rc ? rc : text ? capsa__buf_append(b, a, text, strlen(text)) : -1;
-        free(text);
-    } else {
-        rc = rc ? rc : capsa__buf_append(b, a, ",\"args\":", 8);
-        rc = rc ? rc : capsa__buf_append(b, a, args, args_len);
-    }
-    rc = rc ? rc : capsa__buf_append(b, a, ",\"decision\":\"", 13);
-    rc = rc ? rc : capsa__buf_append(b, a, decision, strlen(decision));
-    rc = rc ? rc : capsa__buf_append(b, a, "\",\"capability\":", 15);
-    rc = rc ? rc : capability ? capsa__json_quote(b, a, capability, strlen(capability))
-                              : capsa__buf_append(b, a, "null", 4);
-    if (reason) {
-        rc = rc ? rc : capsa__buf_append(b, a, ",\"reason\":", 10);
-        rc = rc ? rc : capsa__json_quote(b, a, reason, strlen(reason));
-    }
-    if (rc)
-        capsa__buf_free(b, a); /* written without it: audit_finish says so */
-}
-
-/* Completes c's audit line with its outcome and writes it (run's thread). */
+/* Completes c's audit line with its outcome and writes it, once (run's thread). */
 static void audit_finish(capsa__tools *t, call *c, const char *outcome_override)
 {
     if (c->audited)
         return;
     c->audited = 1;
-    if ((t->sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE) && !t->sb->opts.on_audit)
-        return;
-    const capsa_allocator *a = t->a;
-    capsa__buf *b = &c->audit;
-    uint64_t us = (capsa__rt_now_ns() - c->start_ns) / 1000u;
-    const char *outcome = outcome_override ? outcome_override : c->ok ? "ok" : "error";
-    char ms[4] = { (char)('.'), (char)('0' + us / 100 % 10), (char)('0' + us / 10 % 10),
-                   (char)('0' + us % 10) };
-    int rc = b->data ? 0 : -1;
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"outcome\":\"");
-    rc = rc ? rc : capsa__buf_append_str(b, a, outcome);
-    if (c->ok && !outcome_override) {
-        rc = rc ? rc : capsa__buf_append_str(b, a, "\",\"result_bytes\":");
-        rc = rc ? rc : capsa__buf_append_u64(b, a, c->out_len);
-    } else {
-        rc = rc ? rc : capsa__buf_append_str(b, a, "\",\"error_code\":\"");
-        rc = rc ? rc : capsa__buf_append_str(b, a, outcome_override ? "cancelled" : c->code);
-        rc = rc ? rc : capsa__buf_append(b, a, "\"", 1);
-    }
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"duration_ms\":");
-    rc = rc ? rc : capsa__buf_append_u64(b, a, us / 1000u);
-    rc = rc ? rc : capsa__buf_append(b, a, ms, sizeof(ms));
-    rc = rc ? rc : capsa__buf_append(b, a, "}", 1);
-    if (rc)
-        t->sb->audit_dropped++;
-    else
-        capsa__audit_line(t->sb, b->data, b->len, 0);
-    capsa__buf_free(b, a);
+    int ok = c->ok && !outcome_override;
+    capsa__audit_call_end(t->sb, &c->audit, c->start_ns,
+                          outcome_override ? outcome_override : ok ? "ok" : "error",
+                          ok ? NULL : outcome_override ? "cancelled" : c->code, c->out_len);
     charge_call(t, c);
 }
 
