@@ -23,6 +23,12 @@
 /* The most worker threads a sandbox may have. */
 #define CAPSA__TOOLS_MAX_THREADS 256
 
+/* Whether ch joins two segments of a tool name ("math.add", "fs/read", "db:query"). */
+static inline int capsa__tool_name_sep(char ch)
+{
+    return ch == '.' || ch == '/' || ch == ':';
+}
+
 typedef struct capsa__tools capsa__tools;
 
 /* Creates the tool state of sb (no tools, an empty policy: every call denied).
