@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (n != 1)
         abort();
     capsa__vfs_unref(vfs, ws);
-    capsa__buf out = { NULL, 0, 0 };
+    capsa__buf out = { 0 };
     if (capsa__vfs_export_tar(vfs, "/workspace/in", &out) != 0 && out.len)
         abort();
     capsa__buf_free(&out, &capsa__default_allocator);

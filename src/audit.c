@@ -103,7 +103,7 @@ static void sha256_hex(const void *data, size_t len, char hex[65])
 /* ---- the log --------------------------------------------------------------------- */
 
 /* Appends the current UTC time as an ISO 8601 JSON string with milliseconds. */
-static int audit_time(capsa__buf *b, const capsa_allocator *a)
+static void audit_time(capsa__buf *b, const capsa_allocator *a)
 {
     /* Formatting the date is the costly part: done once per second per thread. */
     static __thread time_t cached_sec = -1;
@@ -121,9 +121,8 @@ static int audit_time(capsa__buf *b, const capsa_allocator *a)
     }
     long ms = ts.tv_nsec / 1000000;
     char tail[6] = { (char)('0' + ms / 100), (char)('0' + ms / 10 % 10), (char)('0' + ms % 10), 'Z', '"', 0 };
-    if (capsa__buf_append(b, a, cached, (size_t)cached_len) != 0)
-        return -1;
-    return capsa__buf_append(b, a, tail, 5);
+    capsa__buf_append(b, a, cached, (size_t)cached_len);
+    capsa__buf_append(b, a, tail, 5);
 }
 
 /* The log file's node, created when missing, or NULL with *err set. Looked up once
@@ -233,23 +232,24 @@ static int audit_line(capsa_sandbox *sb, const char *line, size_t len, int event
 
 void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, const char *extra)
 {
+    const capsa_allocator *a = sb->alloc;
     capsa__buf b = { 0 };
-    char head[96];
-    int n = snprintf(head, sizeof(head), ",\"event\":\"%s\",\"run\":%llu", event,
-                     (unsigned long long)run);
-    int rc = capsa__buf_append(&b, sb->alloc, "{\"time\":", 8);
-    rc = rc ? rc : audit_time(&b, sb->alloc);
-    rc = rc ? rc : capsa__buf_append(&b, sb->alloc, head, (size_t)n);
-    if (!rc && extra && *extra) {
-        rc = capsa__buf_append(&b, sb->alloc, ",", 1);
-        rc = rc ? rc : capsa__buf_append(&b, sb->alloc, extra, strlen(extra));
+    capsa__buf_append_str(&b, a, "{\"time\":");
+    audit_time(&b, a);
+    capsa__buf_append_str(&b, a, ",\"event\":\"");
+    capsa__buf_append_str(&b, a, event);
+    capsa__buf_append_str(&b, a, "\",\"run\":");
+    capsa__buf_append_u64(&b, a, run);
+    if (extra && *extra) {
+        capsa__buf_append_str(&b, a, ",");
+        capsa__buf_append_str(&b, a, extra);
     }
-    rc = rc ? rc : capsa__buf_append(&b, sb->alloc, "}", 1);
-    if (rc == 0)
-        audit_line(sb, b.data, b.len, 1);
-    else
+    capsa__buf_append_str(&b, a, "}");
+    if (b.failed)
         sb->audit_dropped++;
-    capsa__buf_free(&b, sb->alloc);
+    else
+        audit_line(sb, b.data, b.len, 1);
+    capsa__buf_free(&b, a);
 }
 
 /* ---- the lines of tool calls ----------------------------------------------------- */
@@ -270,42 +270,47 @@ void capsa__audit_call_begin(capsa_sandbox *sb, capsa__buf *b, uint64_t run, uin
     if (!has_reader(sb))
         return;
     const capsa_allocator *a = sb->alloc;
-    int rc = capsa__buf_append(b, a, "{\"time\":", 8);
-    rc = rc ? rc : audit_time(b, a);
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"event\":\"tool_call\",\"run\":");
-    rc = rc ? rc : capsa__buf_append_u64(b, a, run);
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"id\":");
-    rc = rc ? rc : capsa__buf_append_u64(b, a, id);
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"tool\":");
-    rc = rc ? rc : capsa__json_quote(b, a, name, name_len);
+    capsa__buf_append_str(b, a, "{\"time\":");
+    audit_time(b, a);
+    capsa__buf_append_str(b, a, ",\"event\":\"tool_call\",\"run\":");
+    capsa__buf_append_u64(b, a, run);
+    capsa__buf_append_str(b, a, ",\"id\":");
+    capsa__buf_append_u64(b, a, id);
+    capsa__buf_append_str(b, a, ",\"tool\":");
+    capsa__json_quote(b, a, name, name_len);
     if (sb->opts.audit_flags & CAPSA_AUDIT_HASH_ARGS || !parsed) {
         char hex[65];
         sha256_hex(args, args_len, hex);
-        rc = rc ? rc : capsa__buf_append_str(b, a, ",\"args_bytes\":");
-        rc = rc ? rc : capsa__buf_append_u64(b, a, args_len);
-        rc = rc ? rc : capsa__buf_append_str(b, a, ",\"args_sha256\":\"");
-        rc = rc ? rc : capsa__buf_append(b, a, hex, 64);
-        rc = rc ? rc : capsa__buf_append(b, a, "\"", 1);
+        capsa__buf_append_str(b, a, ",\"args_bytes\":");
+        capsa__buf_append_u64(b, a, args_len);
+        capsa__buf_append_str(b, a, ",\"args_sha256\":\"");
+        capsa__buf_append(b, a, hex, 64);
+        capsa__buf_append_str(b, a, "\"");
     } else if (memchr(args, '\n', args_len) || memchr(args, '\r', args_len)) {
         /* One line per call: the arguments again, without their line breaks. */
         char *text = json_dumps(parsed, JSON_COMPACT | JSON_ENCODE_ANY);
-        rc = rc ? rc : capsa__buf_append(b, a, ",\"args\":", 8);
-        rc = rc ? rc : text ? capsa__buf_append(b, a, text, strlen(text)) : -1;
+        capsa__buf_append_str(b, a, ",\"args\":");
+        if (text)
+            capsa__buf_append_str(b, a, text);
+        else
+            capsa__buf_fail(b);
         free(text);
     } else {
-        rc = rc ? rc : capsa__buf_append(b, a, ",\"args\":", 8);
-        rc = rc ? rc : capsa__buf_append(b, a, args, args_len);
+        capsa__buf_append_str(b, a, ",\"args\":");
+        capsa__buf_append(b, a, args, args_len);
     }
-    rc = rc ? rc : capsa__buf_append(b, a, ",\"decision\":\"", 13);
-    rc = rc ? rc : capsa__buf_append(b, a, decision, strlen(decision));
-    rc = rc ? rc : capsa__buf_append(b, a, "\",\"capability\":", 15);
-    rc = rc ? rc : capability ? capsa__json_quote(b, a, capability, strlen(capability))
-                              : capsa__buf_append(b, a, "null", 4);
+    capsa__buf_append_str(b, a, ",\"decision\":\"");
+    capsa__buf_append_str(b, a, decision);
+    capsa__buf_append_str(b, a, "\",\"capability\":");
+    if (capability)
+        capsa__json_quote(b, a, capability, strlen(capability));
+    else
+        capsa__buf_append_str(b, a, "null");
     if (reason) {
-        rc = rc ? rc : capsa__buf_append(b, a, ",\"reason\":", 10);
-        rc = rc ? rc : capsa__json_quote(b, a, reason, strlen(reason));
+        capsa__buf_append_str(b, a, ",\"reason\":");
+        capsa__json_quote(b, a, reason, strlen(reason));
     }
-    if (rc)
+    if (b->failed)
         capsa__buf_free(b, a); /* written without it: capsa__audit_call_end says so */
 }
 
@@ -318,25 +323,25 @@ void capsa__audit_call_end(capsa_sandbox *sb, capsa__buf *b, uint64_t start_ns,
     uint64_t us = (capsa__rt_now_ns() - start_ns) / 1000u;
     char ms[4] = { (char)('.'), (char)('0' + us / 100 % 10), (char)('0' + us / 10 % 10),
                    (char)('0' + us % 10) };
-    int rc = b->data ? 0 : -1;
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"outcome\":\"");
-    rc = rc ? rc : capsa__buf_append_str(b, a, outcome);
+    if (!b->data)
+        capsa__buf_fail(b); /* its head could not be made */
+    capsa__buf_append_str(b, a, ",\"outcome\":\"");
+    capsa__buf_append_str(b, a, outcome);
     if (!error_code) {
-        rc = rc ? rc : capsa__buf_append_str(b, a, "\",\"result_bytes\":");
-        rc = rc ? rc : capsa__buf_append_u64(b, a, result_bytes);
+        capsa__buf_append_str(b, a, "\",\"result_bytes\":");
+        capsa__buf_append_u64(b, a, result_bytes);
     } else {
-        rc = rc ? rc : capsa__buf_append_str(b, a, "\",\"error_code\":\"");
-        rc = rc ? rc : capsa__buf_append_str(b, a, error_code);
-        rc = rc ? rc : capsa__buf_append(b, a, "\"", 1);
+        capsa__buf_append_str(b, a, "\",\"error_code\":\"");
+        capsa__buf_append_str(b, a, error_code);
+        capsa__buf_append_str(b, a, "\"");
     }
-    rc = rc ? rc : capsa__buf_append_str(b, a, ",\"duration_ms\":");
-    rc = rc ? rc : capsa__buf_append_u64(b, a, us / 1000u);
-    rc = rc ? rc : capsa__buf_append(b, a, ms, sizeof(ms));
-    rc = rc ? rc : capsa__buf_append(b, a, "}", 1);
-    if (rc)
+    capsa__buf_append_str(b, a, ",\"duration_ms\":");
+    capsa__buf_append_u64(b, a, us / 1000u);
+    capsa__buf_append(b, a, ms, sizeof(ms));
+    capsa__buf_append_str(b, a, "}");
+    if (b->failed)
         sb->audit_dropped++;
     else
         audit_line(sb, b->data, b->len, 0);
     capsa__buf_free(b, a);
 }
-

@@ -21,16 +21,22 @@ const capsa_allocator capsa__default_allocator = { libc_realloc, libc_free, NULL
 
 int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n)
 {
-    if (n > SIZE_MAX - b->len - 1)
+    if (b->failed)
         return -1;
+    if (n > SIZE_MAX - b->len - 1) {
+        b->failed = 1;
+        return -1;
+    }
     size_t need = b->len + n + 1;
     if (need > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap < need)
             cap = cap > SIZE_MAX / 2 ? need : cap * 2;
         char *d = a->realloc_fn(a->ud, b->data, cap);
-        if (!d)
+        if (!d) {
+            b->failed = 1;
             return -1;
+        }
         b->data = d;
         b->cap = cap;
     }
@@ -57,11 +63,23 @@ int capsa__buf_append_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v)
     return capsa__buf_append(b, a, digits + i, sizeof(digits) - i);
 }
 
+void capsa__buf_fail(capsa__buf *b)
+{
+    b->failed = 1;
+}
+
+void capsa__buf_truncate(capsa__buf *b, size_t len)
+{
+    b->failed = 0;
+    if (len < b->len) {
+        b->len = len;
+        b->data[len] = '\0';
+    }
+}
+
 void capsa__buf_clear(capsa__buf *b)
 {
-    b->len = 0;
-    if (b->data)
-        b->data[0] = '\0';
+    capsa__buf_truncate(b, 0);
 }
 
 void capsa__buf_free(capsa__buf *b, const capsa_allocator *a)
@@ -69,6 +87,7 @@ void capsa__buf_free(capsa__buf *b, const capsa_allocator *a)
     capsa__free(a, b->data);
     b->data = NULL;
     b->len = b->cap = 0;
+    b->failed = 0;
 }
 
 char *capsa__strndup(const capsa_allocator *a, const char *s, size_t n)

@@ -23,21 +23,33 @@ static inline void capsa__free(const capsa_allocator *a, void *p)
         a->free_fn(a->ud, p);
 }
 
-/* A NUL-terminated growable byte string; data is NULL until the first append. */
+/* A NUL-terminated growable byte string; data is NULL until the first append.
+ * An append that fails (out of memory) leaves the bytes as they were and marks
+ * the buffer failed: every later append then does nothing and fails too, until
+ * capsa__buf_clear, _truncate or _free. So a text made by many appends (a JSON
+ * line, a declaration file) is written without a check per append, and checked
+ * once at its end: `if (b.failed)`. */
 typedef struct capsa__buf {
     char *data;
     size_t len, cap;
+    int failed;
 } capsa__buf;
 
-/* Appends n bytes; returns 0, or -1 when out of memory (the buffer is unchanged). */
+/* Appends n bytes; returns 0, or -1 when the buffer failed (now or before). */
 int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n);
 /* Appends the NUL-terminated string s. */
 int capsa__buf_append_str(capsa__buf *b, const capsa_allocator *a, const char *s);
 /* Appends v in decimal. */
 int capsa__buf_append_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v);
-/* Empties the buffer, keeping its memory. */
+/* Marks the buffer failed, for a part of a text that could not be made (a
+ * library out of memory). */
+void capsa__buf_fail(capsa__buf *b);
+/* Cuts the buffer back to its first len bytes (len at most b->len) and forgets a
+ * failure: undoes what was appended after len. */
+void capsa__buf_truncate(capsa__buf *b, size_t len);
+/* Empties the buffer, keeping its memory, and forgets a failure. */
 void capsa__buf_clear(capsa__buf *b);
-/* Releases the buffer's memory. */
+/* Releases the buffer's memory and forgets a failure. */
 void capsa__buf_free(capsa__buf *b, const capsa_allocator *a);
 /* A copy of s[0..n) with a NUL, or NULL when out of memory; free with capsa__free. */
 char *capsa__strndup(const capsa_allocator *a, const char *s, size_t n);

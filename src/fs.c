@@ -328,7 +328,7 @@ CAPSA_API int capsa_fs_export_tar(capsa_sandbox *sb, const char *guest_path, cha
                               CAPSA__VFS_FOLLOW, HOST, &st);
     if (!err && st.type != CAPSA__VFS_DIR)
         err = CAPSA__WASI_ENOTDIR;
-    capsa__buf out = { NULL, 0, 0 };
+    capsa__buf out = { 0 };
     if (!err)
         err = capsa__vfs_export_tar(sb->vfs, abs, &out);
     /* The caller's copy comes from the C library's allocator: capsa_free

@@ -1197,22 +1197,24 @@ CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb)
     const capsa__policy *p = capsa__tools_policy(sb->tools);
     capsa__buf b = { 0 };
     const capsa_allocator *a = &capsa__default_allocator; /* freed by capsa_free */
-    int rc = capsa__buf_append(&b, a, "[", 1);
-    for (size_t i = 0; i < capsa__policy_count(p) && rc == 0; i++) {
+    capsa__buf_append_str(&b, a, "[");
+    for (size_t i = 0; i < capsa__policy_count(p) && !b.failed; i++) {
         const char *pat = capsa__policy_pattern(p, i);
         char nums[160];
         uint64_t max = capsa__policy_max_calls(p, i);
-        int n = max ? snprintf(nums, sizeof(nums), ",\"max_calls\":%llu,\"used\":%llu,\"remaining\":%llu}",
-                               (unsigned long long)max, (unsigned long long)capsa__policy_used(p, i),
-                               (unsigned long long)capsa__policy_remaining(p, i))
-                    : snprintf(nums, sizeof(nums), ",\"max_calls\":null,\"used\":%llu,\"remaining\":null}",
-                               (unsigned long long)capsa__policy_used(p, i));
-        rc = capsa__buf_append(&b, a, i ? ",{\"pattern\":" : "{\"pattern\":", i ? 12 : 11);
-        rc = rc ? rc : capsa__json_quote(&b, a, pat, strlen(pat));
-        rc = rc ? rc : capsa__buf_append(&b, a, nums, (size_t)n);
+        if (max)
+            snprintf(nums, sizeof(nums), ",\"max_calls\":%llu,\"used\":%llu,\"remaining\":%llu}",
+                     (unsigned long long)max, (unsigned long long)capsa__policy_used(p, i),
+                     (unsigned long long)capsa__policy_remaining(p, i));
+        else
+            snprintf(nums, sizeof(nums), ",\"max_calls\":null,\"used\":%llu,\"remaining\":null}",
+                     (unsigned long long)capsa__policy_used(p, i));
+        capsa__buf_append_str(&b, a, i ? ",{\"pattern\":" : "{\"pattern\":");
+        capsa__json_quote(&b, a, pat, strlen(pat));
+        capsa__buf_append_str(&b, a, nums);
     }
-    rc = rc ? rc : capsa__buf_append(&b, a, "]", 1);
-    if (rc) {
+    capsa__buf_append_str(&b, a, "]");
+    if (b.failed) {
         capsa__buf_free(&b, a);
         return NULL;
     }

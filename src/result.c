@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "json.h"
 #include "sandbox.h"
 
@@ -76,47 +75,42 @@ CAPSA_API void capsa_result_stats(const capsa_result *r, capsa_stats *stats)
     stats->struct_size = want;
 }
 
-/* Appends s[0..len) as a JSON string (see capsa__json_quote). */
-static int append_json_string(capsa__buf *b, const char *s, size_t len)
-{
-    return capsa__json_quote(b, &capsa__default_allocator, s, len);
-}
-
-static int append_str(capsa__buf *b, const char *s)
-{
-    return capsa__buf_append(b, &capsa__default_allocator, s, strlen(s));
-}
-
-static int append_error(capsa__buf *b, const capsa_result *r)
+/* The result's error as a JSON object {"name","message","stack"} (and "code" when
+ * it has one), or null, appended to b. */
+static void append_error(capsa__buf *b, const capsa_result *r)
 {
     static const struct { int part; const char *key; } keys[] = {
         { PART_ERROR_NAME, "{\"name\":" },
         { PART_ERROR_MESSAGE, ",\"message\":" },
         { PART_ERROR_STACK, ",\"stack\":" },
     };
-    if (!r->has[PART_ERROR_NAME] && !r->has[PART_ERROR_MESSAGE])
-        return append_str(b, "null");
-    int rc = 0;
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && rc == 0; i++) {
+    const capsa_allocator *a = &capsa__default_allocator;
+    if (!r->has[PART_ERROR_NAME] && !r->has[PART_ERROR_MESSAGE]) {
+        capsa__buf_append_str(b, a, "null");
+        return;
+    }
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         const capsa__buf *p = &r->part[keys[i].part];
-        rc = append_str(b, keys[i].key);
-        if (rc == 0)
-            rc = r->has[keys[i].part] ? append_json_string(b, p->data, p->len)
-                                      : append_str(b, "\"\"");
+        capsa__buf_append_str(b, a, keys[i].key);
+        if (r->has[keys[i].part])
+            capsa__json_quote(b, a, p->data, p->len);
+        else
+            capsa__buf_append_str(b, a, "\"\"");
     }
     /* The code only when the error has one (fs errors, tool errors). */
-    if (rc == 0 && r->has[PART_ERROR_CODE]) {
-        rc = append_str(b, ",\"code\":");
-        rc = rc ? rc : append_json_string(b, r->part[PART_ERROR_CODE].data,
-                                          r->part[PART_ERROR_CODE].len);
+    if (r->has[PART_ERROR_CODE]) {
+        capsa__buf_append_str(b, a, ",\"code\":");
+        capsa__json_quote(b, a, r->part[PART_ERROR_CODE].data, r->part[PART_ERROR_CODE].len);
     }
-    return rc ? rc : append_str(b, "}");
+    capsa__buf_append_str(b, a, "}");
 }
 
 CAPSA_API char *capsa_result_json(const capsa_result *r)
 {
     if (!r)
         return NULL;
+    /* Allocated by the C library: capsa_free releases it. */
+    const capsa_allocator *a = &capsa__default_allocator;
     capsa__buf b = { 0 };
     char stats[320];
     snprintf(stats, sizeof(stats),
@@ -127,25 +121,25 @@ CAPSA_API char *capsa_result_json(const capsa_result *r)
              (unsigned long long)r->stats.output_dropped, (unsigned long long)r->stats.fuel_used);
     /* The value is embedded as the guest's JSON.stringify wrote it: valid JSON,
      * and no precision is lost to a parse and a re-print. */
-    int rc = append_str(&b, "{\"stdout\":");
-    rc = rc ? rc : append_json_string(&b, r->out.data ? r->out.data : "", r->out.len);
-    rc = rc ? rc : append_str(&b, ",\"stderr\":");
-    rc = rc ? rc : append_json_string(&b, r->err.data ? r->err.data : "", r->err.len);
-    rc = rc ? rc : append_str(&b, ",\"value\":");
-    rc = rc ? rc : append_str(&b, r->has[PART_VALUE] ? r->part[PART_VALUE].data : "null");
+    capsa__buf_append_str(&b, a, "{\"stdout\":");
+    capsa__json_quote(&b, a, r->out.data ? r->out.data : "", r->out.len);
+    capsa__buf_append_str(&b, a, ",\"stderr\":");
+    capsa__json_quote(&b, a, r->err.data ? r->err.data : "", r->err.len);
+    capsa__buf_append_str(&b, a, ",\"value\":");
+    capsa__buf_append_str(&b, a, r->has[PART_VALUE] ? r->part[PART_VALUE].data : "null");
     if (r->exit_code >= 0) {
         char code[32];
         snprintf(code, sizeof(code), ",\"exit_code\":%d", r->exit_code);
-        rc = rc ? rc : append_str(&b, code);
+        capsa__buf_append_str(&b, a, code);
     }
-    rc = rc ? rc : append_str(&b, ",\"error\":");
-    rc = rc ? rc : append_error(&b, r);
-    rc = rc ? rc : append_str(&b, stats);
-    if (rc) {
-        capsa__buf_free(&b, &capsa__default_allocator);
+    capsa__buf_append_str(&b, a, ",\"error\":");
+    append_error(&b, r);
+    capsa__buf_append_str(&b, a, stats);
+    if (b.failed) {
+        capsa__buf_free(&b, a);
         return NULL;
     }
-    return b.data; /* allocated by the C library: capsa_free releases it */
+    return b.data;
 }
 
 CAPSA_API void capsa_free(void *ptr)

@@ -176,8 +176,10 @@ static void on_output(void *ud, int fd, const char *data, size_t len)
     if (pass) {
         if (sb->opts.on_output)
             sb->opts.on_output(sb->opts.on_output_ud, fd, data, pass);
-        if (capsa__buf_append(b, sb->alloc, data, pass) != 0)
+        if (capsa__buf_append(b, sb->alloc, data, pass) != 0) {
             r->stats.output_dropped += pass; /* streamed, but not kept */
+            capsa__buf_truncate(b, b->len);  /* what comes next may still be */
+        }
     }
     r->stats.output_dropped += len - pass;
     if (pass < len && before <= cap) {

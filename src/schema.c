@@ -2181,14 +2181,15 @@ static int canon_put(canon *k, const json_t *v, const path *p, unsigned depth)
     if (k->b.len > CAPSA__SCHEMA_MAX_UNIQUE)
         return vstop(c, CAPSA_ETOOBIG, p, "uniqueItems: the items are too large to compare "
                      "(over %u bytes)", CAPSA__SCHEMA_MAX_UNIQUE), -1;
+    /* The buffer remembers a failed append: the end checks once. */
     int rc = 0;
     switch (json_typeof(v)) {
-    case JSON_NULL: rc = capsa__buf_append(&k->b, a, "n", 1); break;
-    case JSON_TRUE: rc = capsa__buf_append(&k->b, a, "t", 1); break;
-    case JSON_FALSE: rc = capsa__buf_append(&k->b, a, "f", 1); break;
+    case JSON_NULL: capsa__buf_append(&k->b, a, "n", 1); break;
+    case JSON_TRUE: capsa__buf_append(&k->b, a, "t", 1); break;
+    case JSON_FALSE: capsa__buf_append(&k->b, a, "f", 1); break;
     case JSON_INTEGER:
         snprintf(tmp, sizeof tmp, "d%" JSON_INTEGER_FORMAT ";", json_integer_value(v));
-        rc = capsa__buf_append_str(&k->b, a, tmp);
+        capsa__buf_append_str(&k->b, a, tmp);
         break;
     case JSON_REAL: {
         double d = json_real_value(v);
@@ -2196,21 +2197,21 @@ static int canon_put(canon *k, const json_t *v, const path *p, unsigned depth)
             snprintf(tmp, sizeof tmp, "d%lld;", (long long)d);
         else
             snprintf(tmp, sizeof tmp, "d%.17g;", d);
-        rc = capsa__buf_append_str(&k->b, a, tmp);
+        capsa__buf_append_str(&k->b, a, tmp);
         break;
     }
     case JSON_STRING:
         snprintf(tmp, sizeof tmp, "s%zu:", json_string_length(v));
-        rc = capsa__buf_append_str(&k->b, a, tmp) ||
-             capsa__buf_append(&k->b, a, json_string_value(v), json_string_length(v));
+        capsa__buf_append_str(&k->b, a, tmp);
+        capsa__buf_append(&k->b, a, json_string_value(v), json_string_length(v));
         break;
     case JSON_ARRAY:
-        rc = capsa__buf_append(&k->b, a, "[", 1);
-        for (size_t i = 0; i < json_array_size(v) && rc == 0; i++) {
+        capsa__buf_append(&k->b, a, "[", 1);
+        for (size_t i = 0; i < json_array_size(v) && rc == 0 && !k->b.failed; i++) {
             path ip = { p, PATH_INDEX, NULL, 0, i };
             rc = canon_put(k, json_array_get(v, i), &ip, depth + 1);
         }
-        rc = rc ? rc : capsa__buf_append(&k->b, a, "]", 1);
+        capsa__buf_append(&k->b, a, "]", 1);
         break;
     case JSON_OBJECT: {
         size_t n = json_object_size(v), i = 0;
@@ -2221,20 +2222,23 @@ static int canon_put(canon *k, const json_t *v, const path *p, unsigned depth)
             e[i++] = (entry){ json_object_iter_key(it), json_object_iter_key_len(it),
                               json_object_iter_value(it) };
         qsort(e, i, sizeof *e, entry_cmp);
-        rc = capsa__buf_append(&k->b, a, "{", 1);
-        for (size_t j = 0; j < i && rc == 0; j++) {
+        capsa__buf_append(&k->b, a, "{", 1);
+        for (size_t j = 0; j < i && rc == 0 && !k->b.failed; j++) {
             path kp = { p, PATH_KEY, e[j].key, e[j].len, 0 };
             snprintf(tmp, sizeof tmp, "s%zu:", e[j].len);
-            rc = capsa__buf_append_str(&k->b, a, tmp) || capsa__buf_append(&k->b, a, e[j].key, e[j].len) ||
-                 canon_put(k, e[j].v, &kp, depth + 1);
+            capsa__buf_append_str(&k->b, a, tmp);
+            capsa__buf_append(&k->b, a, e[j].key, e[j].len);
+            rc = canon_put(k, e[j].v, &kp, depth + 1);
         }
-        rc = rc ? rc : capsa__buf_append(&k->b, a, "}", 1);
+        capsa__buf_append(&k->b, a, "}", 1);
         capsa__free(a, e);
         break;
     }
     default:
         break;
     }
+    if (k->b.failed)
+        rc = -1;
     if (rc && !c->status)
         vstop(c, CAPSA_ENOMEM, p, "out of memory checking uniqueItems");
     return rc ? -1 : 0;

@@ -208,12 +208,12 @@ static void set_error(capsa__tools *t, call *c, const char *code, const char *me
     if (mlen > MAX_MESSAGE)
         mlen = MAX_MESSAGE;
     capsa__buf b = { 0 };
-    int rc = capsa__buf_append(&b, a, "{\"code\":", 8);
-    rc = rc ? rc : capsa__json_quote(&b, a, code, strlen(code));
-    rc = rc ? rc : capsa__buf_append(&b, a, ",\"message\":", 11);
-    rc = rc ? rc : capsa__json_quote(&b, a, message, mlen);
-    rc = rc ? rc : capsa__buf_append(&b, a, "}", 1);
-    if (rc) {
+    capsa__buf_append_str(&b, a, "{\"code\":");
+    capsa__json_quote(&b, a, code, strlen(code));
+    capsa__buf_append_str(&b, a, ",\"message\":");
+    capsa__json_quote(&b, a, message, mlen);
+    capsa__buf_append_str(&b, a, "}");
+    if (b.failed) {
         capsa__buf_free(&b, a);
         c->out = (char *)oom_outcome;
         c->out_len = sizeof(oom_outcome) - 1;
@@ -600,21 +600,21 @@ static int check_name(const char *name, char *flat)
 static int rebuild_list(capsa__tools *t)
 {
     capsa__buf b = { 0 };
-    int rc = capsa__buf_append(&b, t->a, "[", 1);
-    for (size_t i = 0; i < t->n_tools && rc == 0; i++) {
+    capsa__buf_append_str(&b, t->a, "[");
+    for (size_t i = 0; i < t->n_tools && !b.failed; i++) {
         tool *tl = t->tools[i];
-        rc = capsa__buf_append(&b, t->a, i ? ",{\"name\":" : "{\"name\":", i ? 9 : 8);
-        rc = rc ? rc : capsa__json_quote(&b, t->a, tl->name, strlen(tl->name));
-        rc = rc ? rc : capsa__buf_append(&b, t->a, ",\"flat\":", 8);
-        rc = rc ? rc : capsa__json_quote(&b, t->a, tl->flat, strlen(tl->flat));
-        rc = rc ? rc : capsa__buf_append(&b, t->a, ",\"description\":", 15);
-        rc = rc ? rc : capsa__json_quote(&b, t->a, tl->description, strlen(tl->description));
-        rc = rc ? rc : capsa__buf_append(&b, t->a, ",\"parameters\":", 14);
-        rc = rc ? rc : capsa__buf_append(&b, t->a, tl->schema, strlen(tl->schema));
-        rc = rc ? rc : capsa__buf_append(&b, t->a, "}", 1);
+        capsa__buf_append_str(&b, t->a, i ? ",{\"name\":" : "{\"name\":");
+        capsa__json_quote(&b, t->a, tl->name, strlen(tl->name));
+        capsa__buf_append_str(&b, t->a, ",\"flat\":");
+        capsa__json_quote(&b, t->a, tl->flat, strlen(tl->flat));
+        capsa__buf_append_str(&b, t->a, ",\"description\":");
+        capsa__json_quote(&b, t->a, tl->description, strlen(tl->description));
+        capsa__buf_append_str(&b, t->a, ",\"parameters\":");
+        capsa__buf_append_str(&b, t->a, tl->schema);
+        capsa__buf_append_str(&b, t->a, "}");
     }
-    rc = rc ? rc : capsa__buf_append(&b, t->a, "]", 1);
-    if (rc) {
+    capsa__buf_append_str(&b, t->a, "]");
+    if (b.failed) {
         capsa__buf_free(&b, t->a);
         return -1;
     }

@@ -2327,10 +2327,8 @@ int capsa__vfs_export_tar(capsa__vfs *vfs, const char *guest_path, capsa__buf *o
     e = tar_tree(&t, w.node);
     if (!e)
         e = tar_append(&t, end, sizeof end);
-    if (e && out->data) {
-        out->len = start; /* a failed export appends nothing */
-        out->data[start] = '\0';
-    }
+    if (e)
+        capsa__buf_truncate(out, start); /* a failed export appends nothing */
     vfs_dealloc(vfs, t.path);
     return e;
 }
