@@ -61,7 +61,7 @@ endif
 HOST_CFLAGS += $(SAN_FLAGS)
 HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 
-HOST_SRCS  := rt vfs wasi instance sandbox fs policy tools audit dts json result buf error schema
+HOST_SRCS  := rt vfs vfs_host vfs_tar wasi instance sandbox fs policy tools audit dts json result buf error schema
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 
 .PHONY: all deps demo test bench clean distclean

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "vfs.h"
+#include "vfs_tar.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

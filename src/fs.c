@@ -11,6 +11,8 @@
 
 #include "sandbox.h"
 #include "vfs.h"
+#include "vfs_host.h"
+#include "vfs_tar.h"
 
 #define HOST CAPSA__VFS_HOST
 

@@ -3,7 +3,9 @@
  * do under them (read-only, read-write, append-only), and quotas. Every path is
  * resolved by one function (capsa__vfs_walk) and every guest access is decided
  * by one function (capsa__vfs_allow). Errors are WASI errno values, the guest's
- * own vocabulary; the public API maps them to CAPSA_* codes. */
+ * own vocabulary; capsa__vfs_status maps them to CAPSA_* codes for the public
+ * API. Copies of trees in and out are vfs_host.h (host directories) and
+ * vfs_tar.h (tar streams). */
 #ifndef CAPSA_VFS_H
 #define CAPSA_VFS_H
 
@@ -321,59 +323,11 @@ typedef struct capsa__vfs_dirent {
 int capsa__vfs_readdir(capsa__vfs *vfs, capsa__vnode *d, uint64_t cookie, capsa__vfs_dirent *e,
                        int who);
 
-/* ---- moving trees in and out (as the host) ------------------------------------------ */
-
-/* Copies the host directory host_dir into the filesystem at guest_path (created
- * with its parents; capsa__vfs_mount makes it a mount root). Host symlinks are copied as
- * symlinks (they resolve inside the filesystem only); other special files are
- * skipped. What it copies is stamped generation 0 (capsa__vfs_mark), and files
- * keep their host permissions for write-back. Returns 0 or a WASI errno (ENOSPC/EDQUOT when over a quota, the
- * filesystem then holds what was copied so far, consistently); msg says which
- * host path failed. */
-int capsa__vfs_import_dir(capsa__vfs *vfs, const char *host_dir, const char *guest_path,
-                          char *msg, size_t msgsize);
-
-/* Copies the tree at guest_path into the host directory host_dir (created if
- * missing): directories and files; symlinks and the null device are skipped.
- * Never follows a host symlink (every file is opened relative to its directory
- * with O_NOFOLLOW; a symlink in the way is refused). An existing host file is
- * replaced by unlinking it (a hard link keeps its contents) and its permissions
- * are kept. Returns 0 or a WASI errno; msg says which path. */
-int capsa__vfs_export_dir(capsa__vfs *vfs, const char *guest_path, const char *host_dir,
-                          char *msg, size_t msgsize);
+/* ---- generations ------------------------------------------------------------------ */
 
 /* A generation: every change to the tree from now on (a file's bytes or times, a
  * directory's entries) is stamped later than the value returned, every earlier
  * one no later. Copies from the host (capsa__vfs_import_dir) are stamped 0. */
 uint64_t capsa__vfs_mark(capsa__vfs *vfs);
-
-/* Writes back directory d (the root of a read-write mount) into host_dir, the
- * directory it was imported from: only what changed after generation `since`
- * (0 for the first write-back: everything but what the import copied). Files
- * changed or new at their name are written (permissions as capsa__vfs_export_dir
- * keeps them, or as they were copied in for a moved file), host entries that
- * the guest removed are removed, a host symlink in the way of the guest's new
- * file or directory is replaced (never followed); what did not change is never
- * touched: unchanged files keep their inode, mode and hard links, host
- * symlinks and special files stay. Mount roots below are left out. Returns 0 or
- * a WASI errno; msg says which path. */
-int capsa__vfs_sync_dir(capsa__vfs *vfs, capsa__vnode *d, const char *host_dir, uint64_t since,
-                        char *msg, size_t msgsize);
-
-/* Appends the tree at guest_path as a POSIX tar stream (ustar; names relative to
- * guest_path; a pax header carries a name or link target too long for ustar; the
- * null device is left out) to *out, grown with the filesystem's allocator.
- * Returns 0 or ENOMEM (*out is then as it was); ENOENT/ENOTDIR for a bad
- * guest_path, ENAMETOOLONG for an entry more than 4096 bytes below it. */
-int capsa__vfs_export_tar(capsa__vfs *vfs, const char *guest_path, capsa__buf *out);
-
-/* Extracts the tar stream data[0..len) under guest_path (created). Every name is
- * resolved from guest_path as the guest's would be: a name that would leave it
- * ("..", absolute) fails with ENOTCAPABLE before anything is written. Directories,
- * files and symlinks are kept; other entry types are refused (EINVAL), and so is
- * an entry naming the null device (EBUSY). A malformed stream is EINVAL. Returns
- * 0 or a WASI errno; msg says what failed. */
-int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *data, size_t len,
-                          char *msg, size_t msgsize);
 
 #endif

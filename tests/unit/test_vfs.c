@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "../../src/vfs.h"
+#include "../../src/vfs_host.h"
+#include "../../src/vfs_tar.h"
 #include "test.h"
 
 #define S(s) (s), strlen(s)

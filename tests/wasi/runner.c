@@ -17,6 +17,7 @@
 #include "rt.h"
 #include "runner.h"
 #include "vfs.h"
+#include "vfs_host.h"
 #include "wasi.h"
 
 #define DEADLINE_NS (10ull * 1000000000u)

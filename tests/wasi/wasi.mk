@@ -56,7 +56,7 @@ $(WASI_OUT)/obj/%-shim.o: tests/wasi/shim.c tests/wasi/runner.h src/wasi.h src/v
 	@$(CC) $(WASI_CFLAGS) -DWASI_MODULE=$(call wasi_mod,$*) -include $(WASI_OUT)/gen/$*.h \
 		-c $< -o $@
 
-$(WASI_OUT)/runner.o: tests/wasi/runner.c tests/wasi/runner.h src/wasi.h src/vfs.h src/rt.h \
+$(WASI_OUT)/runner.o: tests/wasi/runner.c tests/wasi/runner.h src/wasi.h src/vfs.h src/vfs_host.h src/rt.h \
 		src/buf.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WASI_CFLAGS) -c $< -o $@
