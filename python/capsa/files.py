@@ -14,15 +14,24 @@ import json
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, ContextManager, Literal, Optional, Protocol
 
 from . import _json, _lib
 from .errors import files_error
 
-if TYPE_CHECKING:
-    from .sandbox import Sandbox
-
 __all__ = ["Files", "FileInfo"]
+
+
+class _Owner(Protocol):
+    """What ``Files`` needs of the sandbox it belongs to (``Sandbox`` is one): the
+    library's handle, the guard around each call, and the last error's message. So
+    this module does not need sandbox.py, which builds on it."""
+
+    _handle: Optional[int]
+
+    def _use(self) -> ContextManager[Any]: ...
+
+    def _errmsg(self) -> str: ...
 
 _TYPES = {_lib.FILE: "file", _lib.DIRECTORY: "directory", _lib.SYMLINK: "symlink"}
 
@@ -71,7 +80,7 @@ def _host_path(path: str | Path) -> bytes:
 class Files:
     """The files API of one sandbox."""
 
-    def __init__(self, sandbox: "Sandbox") -> None:
+    def __init__(self, sandbox: _Owner) -> None:
         self._sb = sandbox
 
     def _check(self, rc: int, path: str) -> None:
