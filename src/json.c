@@ -628,3 +628,21 @@ int capsa__json_equal(const json_t *x, const json_t *y, unsigned max_depth)
         return 1; /* null, true, false: the type says it all */
     }
 }
+
+const char *capsa__json_kind(const json_t *v, int article)
+{
+    static const char *const names[][2] = {
+        { "object", "an object" }, { "array", "an array" }, { "string", "a string" },
+        { "number", "a number" }, { "boolean", "a boolean" }, { "null", "null" },
+    };
+    int k;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: k = 0; break;
+    case JSON_ARRAY: k = 1; break;
+    case JSON_STRING: k = 2; break;
+    case JSON_INTEGER: case JSON_REAL: k = 3; break;
+    case JSON_TRUE: case JSON_FALSE: k = 4; break;
+    default: k = 5; break;
+    }
+    return names[k][article != 0];
+}

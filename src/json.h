@@ -65,4 +65,8 @@ int capsa__json_num_cmp(const json_t *x, const json_t *y);
  * compare unequal, so that the recursion is bounded. */
 int capsa__json_equal(const json_t *x, const json_t *y, unsigned max_depth);
 
+/* The kind of v as messages name it: "object", "array", "string", "number",
+ * "boolean" or "null"; with article set "an object", "a string", ... ("null"). */
+const char *capsa__json_kind(const json_t *v, int article);
+
 #endif

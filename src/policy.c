@@ -148,18 +148,6 @@ static int json_fail(loader *L, const json_error_t *je)
     return fail(L, "line %d column %d: %s", je->line, je->column, je->text);
 }
 
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: case JSON_REAL: return "a number";
-    case JSON_TRUE: case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
 /* Fails unless every key of object o is one of the NULL-terminated list. */
 static int check_fields(loader *L, const json_t *o, const char *const *allowed)
 {
@@ -186,7 +174,7 @@ static const char *string_field(loader *L, const json_t *o, const char *name, in
     size_t mark = path_push(L, "%s%s", L->pathlen ? "." : "", name);
     const char *s = NULL;
     if (!json_is_string(v))
-        *rc = fail(L, "must be a string, not %s", type_name(v));
+        *rc = fail(L, "must be a string, not %s", capsa__json_kind(v, 1));
     else if (strlen(json_string_value(v)) != json_string_length(v))
         *rc = fail(L, "must not contain a NUL character");
     else
@@ -250,7 +238,7 @@ static int load_param_keys(loader *L, const char *param, cons *c)
 static int load_cons(loader *L, const json_t *j, int depth, cons *c)
 {
     if (!json_is_object(j))
-        return fail(L, "a constraint must be an object, not %s", type_name(j));
+        return fail(L, "a constraint must be an object, not %s", capsa__json_kind(j, 1));
     const json_t *j_and = json_object_get(j, "and"), *j_or = json_object_get(j, "or");
     int rc;
     if (j_and || j_or) {
@@ -264,7 +252,7 @@ static int load_cons(loader *L, const json_t *j, int depth, cons *c)
         size_t mark = path_push(L, ".%s", j_and ? "and" : "or");
         const json_t *list = j_and ? j_and : j_or;
         if (!json_is_array(list))
-            rc = fail(L, "must be an array, not %s", type_name(list));
+            rc = fail(L, "must be an array, not %s", capsa__json_kind(list, 1));
         else if (json_array_size(list) == 0)
             rc = fail(L, "must hold at least one constraint");
         else
@@ -315,15 +303,18 @@ static int load_cons(loader *L, const json_t *j, int depth, cons *c)
         switch (c->op) {
         case OP_LT: case OP_LE: case OP_GT: case OP_GE:
             if (!json_is_number(v))
-                rc = fail(L, "'%s' needs a number, not %s", op_names[c->op], type_name(v));
+                rc = fail(L, "'%s' needs a number, not %s", op_names[c->op],
+                          capsa__json_kind(v, 1));
             break;
         case OP_STARTS_WITH: case OP_ENDS_WITH:
             if (!json_is_string(v))
-                rc = fail(L, "'%s' needs a string, not %s", op_names[c->op], type_name(v));
+                rc = fail(L, "'%s' needs a string, not %s", op_names[c->op],
+                          capsa__json_kind(v, 1));
             break;
         case OP_IN: case OP_NOT_IN:
             if (!json_is_array(v))
-                rc = fail(L, "'%s' needs an array, not %s", op_names[c->op], type_name(v));
+                rc = fail(L, "'%s' needs an array, not %s", op_names[c->op],
+                          capsa__json_kind(v, 1));
             else if (json_array_size(v) == 0)
                 rc = fail(L, "'%s' needs at least one value", op_names[c->op]);
             for (size_t i = 0; rc == CAPSA_OK && i < json_array_size(v); i++)
@@ -409,7 +400,7 @@ static int load_cap(loader *L, capsa__policy *p, const json_t *j)
 {
     static const char *const fields[] = { "pattern", "constraints", "max_calls", NULL };
     if (!json_is_object(j))
-        return fail(L, "a capability must be an object, not %s", type_name(j));
+        return fail(L, "a capability must be an object, not %s", capsa__json_kind(j, 1));
     int rc = check_fields(L, j, fields);
     if (rc != CAPSA_OK)
         return rc;
@@ -428,7 +419,7 @@ static int load_cap(loader *L, capsa__policy *p, const json_t *j)
         mark = path_push(L, ".max_calls");
         if (!json_is_integer(mc) || json_integer_value(mc) <= 0)
             rc = fail(L, "must be a positive integer (omit it for no limit), not %s",
-                      json_is_integer(mc) ? "zero or less" : type_name(mc));
+                      json_is_integer(mc) ? "zero or less" : capsa__json_kind(mc, 1));
         path_pop(L, mark);
         if (rc != CAPSA_OK)
             return rc;
@@ -441,7 +432,7 @@ static int load_cap(loader *L, capsa__policy *p, const json_t *j)
     if (cl) {
         mark = path_push(L, ".constraints");
         if (!json_is_array(cl))
-            rc = fail(L, "must be an array, not %s", type_name(cl));
+            rc = fail(L, "must be an array, not %s", capsa__json_kind(cl, 1));
         else
             rc = load_cons_list(L, cl, 0, &list, &n);
         path_pop(L, mark);
@@ -496,14 +487,14 @@ int capsa__policy_parse(const capsa_allocator *a, const char *json, size_t len,
     static const char *const fields[] = { "capabilities", NULL };
     const json_t *caps = json_object_get(root, "capabilities");
     if (!json_is_object(root))
-        rc = fail(&L, "the policy must be a JSON object, not %s", type_name(root));
+        rc = fail(&L, "the policy must be a JSON object, not %s", capsa__json_kind(root, 1));
     else if ((rc = check_fields(&L, root, fields)) != CAPSA_OK)
         ;
     else if (!caps)
         rc = fail(&L, "missing field 'capabilities'");
     else if (!json_is_array(caps)) {
         size_t mark = path_push(&L, "capabilities");
-        rc = fail(&L, "must be an array, not %s", type_name(caps));
+        rc = fail(&L, "must be an array, not %s", capsa__json_kind(caps, 1));
         path_pop(&L, mark);
     } else {
         for (size_t i = 0; rc == CAPSA_OK && i < json_array_size(caps); i++) {
@@ -548,7 +539,7 @@ int capsa__policy_add(capsa__policy *p, const char *pattern, const char *constra
         if (!cl)
             rc = json_fail(&L, &je);
         else if (!json_is_array(cl))
-            rc = fail(&L, "must be an array, not %s", type_name(cl));
+            rc = fail(&L, "must be an array, not %s", capsa__json_kind(cl, 1));
         else
             rc = load_cons_list(&L, cl, 0, &list, &n);
         json_decref(cl);

@@ -1070,18 +1070,6 @@ static void *calloc_n(compiler *c, size_t n, size_t elem)
     return p;
 }
 
-static const char *kind_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "object";
-    case JSON_ARRAY: return "array";
-    case JSON_STRING: return "string";
-    case JSON_INTEGER: case JSON_REAL: return "number";
-    case JSON_TRUE: case JSON_FALSE: return "boolean";
-    default: return "null";
-    }
-}
-
 /* Whether v nests at most left levels deep. */
 static int nest_ok(const json_t *v, unsigned left)
 {
@@ -1233,7 +1221,7 @@ static int number(compiler *c, const json_t *j, const char *k, const path *p, co
         return 0;
     KEY_STEP(kp, p, k);
     if (!json_is_number(v))
-        return cfail(c, &kp, "%s must be a number, got %s", k, kind_name(v)), -1;
+        return cfail(c, &kp, "%s must be a number, got %s", k, capsa__json_kind(v, 0)), -1;
     *out = v;
     return 0;
 }
@@ -1599,7 +1587,8 @@ static node *compile(compiler *c, const json_t *j, const path *p, const json_t *
     if (n)
         return n;
     if (!json_is_object(j) && !json_is_boolean(j))
-        return cfail(c, p, "a schema must be an object or a boolean, got %s", kind_name(j));
+        return cfail(c, p, "a schema must be an object or a boolean, got %s",
+                     capsa__json_kind(j, 0));
     n = calloc_n(c, 1, sizeof *n);
     if (!n)
         return NULL;
@@ -2031,7 +2020,7 @@ static int check_type(vctx *c, const node *n, const json_t *v, const path *p)
         msg_str(c->m, type_names[k]);
         count++;
     }
-    msg_printf(c->m, ", got %s", kind_name(v));
+    msg_printf(c->m, ", got %s", capsa__json_kind(v, 0));
     return 0;
 }
 

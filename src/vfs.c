@@ -809,6 +809,20 @@ typedef struct frame {
     size_t len, pos;
 } frame;
 
+/* Fills *w at the end of a walk: the last component name[0..len), the directory
+ * that holds it (NULL for "." and ".."), the node it names (NULL: none yet), and
+ * whether the path ended in '/'. Returns 0. */
+static int walk_end(capsa__vfs_where *w, capsa__vnode *dir, const char *name, size_t len,
+                    capsa__vnode *node, int slash)
+{
+    w->dir = dir;
+    memcpy(w->name, name, len);
+    w->name[len] = '\0';
+    w->node = node;
+    w->trailing_slash = slash;
+    return 0;
+}
+
 /* Resolution keeps a stack of frames rather than splicing symlink targets into a
  * copy of the path: nothing is allocated, and targets are borrowed from the tree,
  * which does not change during a walk. The guest's confinement is an invariant:
@@ -868,12 +882,8 @@ int capsa__vfs_walk(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
                 slash = 1;
         }
         if (cl == 1 && c[0] == '.') {
-            if (final) {
-                strcpy(w->name, ".");
-                w->node = cur;
-                w->trailing_slash = slash;
-                return 0;
-            }
+            if (final)
+                return walk_end(w, NULL, ".", 1, cur, slash);
             continue;
         }
         if (cl == 2 && c[0] == '.' && c[1] == '.') {
@@ -884,12 +894,8 @@ int capsa__vfs_walk(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
                     return CAPSA__WASI_ENOENT; /* a removed directory */
                 cur = cur->u.dir.parent;
             }
-            if (final) {
-                strcpy(w->name, "..");
-                w->node = cur;
-                w->trailing_slash = slash;
-                return 0;
-            }
+            if (final)
+                return walk_end(w, NULL, "..", 2, cur, slash);
             continue;
         }
         int found;
@@ -899,11 +905,7 @@ int capsa__vfs_walk(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
                 w->dir = cur; /* the deepest directory that exists */
                 return CAPSA__WASI_ENOENT;
             }
-            w->dir = cur;
-            memcpy(w->name, c, cl);
-            w->name[cl] = '\0';
-            w->trailing_slash = slash;
-            return 0;
+            return walk_end(w, cur, c, cl, NULL, slash);
         }
         capsa__vnode *n = cur->u.dir.ents[idx].node;
         if (n->type == CAPSA__VFS_SYMLINK && (!final || (flags & CAPSA__VFS_FOLLOW))) {
@@ -921,12 +923,7 @@ int capsa__vfs_walk(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
         if (final) {
             if (slash && n->type != CAPSA__VFS_DIR)
                 return CAPSA__WASI_ENOTDIR;
-            w->dir = cur;
-            memcpy(w->name, c, cl);
-            w->name[cl] = '\0';
-            w->node = n;
-            w->trailing_slash = slash;
-            return 0;
+            return walk_end(w, cur, c, cl, n, slash);
         }
         if (n->type != CAPSA__VFS_DIR)
             return CAPSA__WASI_ENOTDIR;
@@ -939,6 +936,28 @@ int capsa__vfs_walk(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_
 }
 
 /* ---- operations on paths ---------------------------------------------------------- */
+
+/* The checks before a new entry is made where walk w ended: nothing may be there
+ * (EEXIST, also for "." and ".."), a name ending in '/' makes a directory only
+ * (ENOENT for anything else), and its directory must take the change. */
+static int can_add(const capsa__vfs *vfs, const capsa__vfs_where *w, int is_dir, int who)
+{
+    if (w->node || !w->dir)
+        return CAPSA__WASI_EEXIST;
+    if (w->trailing_slash && !is_dir)
+        return CAPSA__WASI_ENOENT;
+    return allow_at(vfs, w, w->dir, CAPSA__VFS_CHANGE, who);
+}
+
+/* capsa__vfs_walk to a node that must exist: ENOENT when the path names none. */
+static int walk_to(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len,
+                   unsigned flags, int who, capsa__vfs_where *w)
+{
+    int e = capsa__vfs_walk(vfs, base, path, len, flags, who, w);
+    if (!e && !w->node)
+        e = CAPSA__WASI_ENOENT;
+    return e;
+}
 
 int capsa__vfs_open(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len,
                     unsigned lookup_flags, unsigned oflags, unsigned access, int who,
@@ -1005,11 +1024,7 @@ int capsa__vfs_mkdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size
 {
     capsa__vfs_where w;
     int e = capsa__vfs_walk(vfs, base, path, len, 0, who, &w);
-    if (e)
-        return e;
-    if (w.node || !w.dir)
-        return CAPSA__WASI_EEXIST;
-    if ((e = allow_at(vfs, &w, w.dir, CAPSA__VFS_CHANGE, who)))
+    if (e || (e = can_add(vfs, &w, 1, who)))
         return e;
     capsa__vnode *n;
     return make_node(vfs, w.dir, w.name, strlen(w.name), CAPSA__VFS_DIR, NULL, 0, &n);
@@ -1067,12 +1082,10 @@ static int remove_dir(capsa__vfs *vfs, capsa__vnode *base, const char *path, siz
                       int recursive, int who)
 {
     capsa__vfs_where w;
-    int e = capsa__vfs_walk(vfs, base, path, len, 0, who, &w);
+    int e = walk_to(vfs, base, path, len, 0, who, &w);
     if (e)
         return e;
     capsa__vnode *n = w.node;
-    if (!n)
-        return CAPSA__WASI_ENOENT;
     if (n->type != CAPSA__VFS_DIR)
         return CAPSA__WASI_ENOTDIR;
     if (!w.dir)
@@ -1114,12 +1127,10 @@ int capsa__vfs_rmdir(capsa__vfs *vfs, capsa__vnode *base, const char *path, size
 int capsa__vfs_unlink(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who)
 {
     capsa__vfs_where w;
-    int e = capsa__vfs_walk(vfs, base, path, len, 0, who, &w);
+    int e = walk_to(vfs, base, path, len, 0, who, &w);
     if (e)
         return e;
     capsa__vnode *n = w.node;
-    if (!n)
-        return CAPSA__WASI_ENOENT;
     if (n->type == CAPSA__VFS_DIR)
         return CAPSA__WASI_EISDIR;
     if ((e = allow_at(vfs, &w, w.dir, CAPSA__VFS_CHANGE, who)))
@@ -1238,11 +1249,7 @@ int capsa__vfs_link(capsa__vfs *vfs, capsa__vnode *base1, const char *p1, size_t
         return CAPSA__WASI_ENOENT;
     if (n->type == CAPSA__VFS_DIR || n->type == CAPSA__VFS_CHARDEV)
         return CAPSA__WASI_EPERM; /* the null device has one name, in /dev */
-    if (d.node || !d.dir)
-        return CAPSA__WASI_EEXIST;
-    if (d.trailing_slash)
-        return CAPSA__WASI_ENOENT;
-    if ((e = allow_at(vfs, &d, d.dir, CAPSA__VFS_CHANGE, who)))
+    if ((e = can_add(vfs, &d, 0, who)))
         return e;
     if (n->mnt != d.dir->mnt)
         return CAPSA__WASI_EXDEV;
@@ -1268,13 +1275,7 @@ int capsa__vfs_symlink(capsa__vfs *vfs, const char *target, size_t tlen, capsa__
     if (tlen == 0)
         return CAPSA__WASI_ENOENT;
     capsa__vfs_where w;
-    if ((e = capsa__vfs_walk(vfs, base, path, len, 0, who, &w)))
-        return e;
-    if (w.node || !w.dir)
-        return CAPSA__WASI_EEXIST;
-    if (w.trailing_slash)
-        return CAPSA__WASI_ENOENT;
-    if ((e = allow_at(vfs, &w, w.dir, CAPSA__VFS_CHANGE, who)))
+    if ((e = capsa__vfs_walk(vfs, base, path, len, 0, who, &w)) || (e = can_add(vfs, &w, 0, who)))
         return e;
     capsa__vnode *n;
     return make_node(vfs, w.dir, w.name, strlen(w.name), CAPSA__VFS_SYMLINK, target, tlen, &n);
@@ -1284,11 +1285,9 @@ int capsa__vfs_readlink(capsa__vfs *vfs, capsa__vnode *base, const char *path, s
                         int who, const char **target, size_t *tlen)
 {
     capsa__vfs_where w;
-    int e = capsa__vfs_walk(vfs, base, path, len, 0, who, &w);
+    int e = walk_to(vfs, base, path, len, 0, who, &w);
     if (e)
         return e;
-    if (!w.node)
-        return CAPSA__WASI_ENOENT;
     if (w.node->type != CAPSA__VFS_SYMLINK)
         return CAPSA__WASI_EINVAL;
     if ((e = capsa__vfs_allow(vfs, w.node, CAPSA__VFS_READ, who)))
@@ -1302,11 +1301,9 @@ int capsa__vfs_stat_path(capsa__vfs *vfs, capsa__vnode *base, const char *path, 
                          unsigned lookup_flags, int who, capsa__vfs_stat *st)
 {
     capsa__vfs_where w;
-    int e = capsa__vfs_walk(vfs, base, path, len, lookup_flags, who, &w);
+    int e = walk_to(vfs, base, path, len, lookup_flags, who, &w);
     if (e)
         return e;
-    if (!w.node)
-        return CAPSA__WASI_ENOENT;
     capsa__vfs_stat_node(w.node, st);
     return 0;
 }
@@ -1357,15 +1354,23 @@ int capsa__vfs_write_file(capsa__vfs *vfs, const char *abs, const void *data, si
 
 /* ---- operations on nodes ---------------------------------------------------------- */
 
-int capsa__vfs_read(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, void *buf, size_t len,
-                    size_t *nread, int who)
+/* The checks of an access to the bytes of an open node: a directory is EISDIR, a
+ * symlink EINVAL (only files and the null device hold bytes), then
+ * capsa__vfs_allow. */
+static int bytes_allowed(const capsa__vfs *vfs, const capsa__vnode *n, capsa__vfs_op op, int who)
 {
-    *nread = 0;
     if (n->type == CAPSA__VFS_DIR)
         return CAPSA__WASI_EISDIR;
     if (n->type != CAPSA__VFS_FILE && n->type != CAPSA__VFS_CHARDEV)
         return CAPSA__WASI_EINVAL;
-    int e = capsa__vfs_allow(vfs, n, CAPSA__VFS_READ, who);
+    return capsa__vfs_allow(vfs, n, op, who);
+}
+
+int capsa__vfs_read(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, void *buf, size_t len,
+                    size_t *nread, int who)
+{
+    *nread = 0;
+    int e = bytes_allowed(vfs, n, CAPSA__VFS_READ, who);
     if (e)
         return e;
     if (n->type == CAPSA__VFS_CHARDEV)
@@ -1383,11 +1388,7 @@ int capsa__vfs_read(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, void *buf
 int capsa__vfs_write(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, const void *data,
                      size_t len, int append, uint64_t *end, int who)
 {
-    if (n->type == CAPSA__VFS_DIR)
-        return CAPSA__WASI_EISDIR;
-    if (n->type != CAPSA__VFS_FILE && n->type != CAPSA__VFS_CHARDEV)
-        return CAPSA__WASI_EINVAL;
-    int e = capsa__vfs_allow(vfs, n, append ? CAPSA__VFS_APPEND_OP : CAPSA__VFS_WRITE, who);
+    int e = bytes_allowed(vfs, n, append ? CAPSA__VFS_APPEND_OP : CAPSA__VFS_WRITE, who);
     if (e)
         return e;
     if (n->type == CAPSA__VFS_CHARDEV) {
@@ -1429,11 +1430,7 @@ int capsa__vfs_write(capsa__vfs *vfs, capsa__vnode *n, uint64_t offset, const vo
 
 int capsa__vfs_truncate(capsa__vfs *vfs, capsa__vnode *n, uint64_t size, int who)
 {
-    if (n->type == CAPSA__VFS_DIR)
-        return CAPSA__WASI_EISDIR;
-    if (n->type != CAPSA__VFS_FILE && n->type != CAPSA__VFS_CHARDEV)
-        return CAPSA__WASI_EINVAL;
-    int e = capsa__vfs_allow(vfs, n, CAPSA__VFS_WRITE, who);
+    int e = bytes_allowed(vfs, n, CAPSA__VFS_WRITE, who);
     if (e)
         return e;
     if (n->type == CAPSA__VFS_CHARDEV)

@@ -173,6 +173,19 @@ static uint32_t fd_check(capsa__wasi *w, uint32_t fd, uint64_t rights, capsa__wa
     return CAPSA__WASI_ESUCCESS;
 }
 
+/* The check of a descriptor that must be a file or a directory, not a stream:
+ * open (EBADF), a node (ESPIPE), then fd_check's rights. */
+static uint32_t node_check(capsa__wasi *w, uint32_t fd, uint64_t rights, capsa__wasi_fd **out)
+{
+    capsa__wasi_fd *e;
+    uint32_t err = fd_check(w, fd, 0, &e);
+    if (err)
+        return err;
+    if (e->kind != KIND_NODE)
+        return CAPSA__WASI_ESPIPE;
+    return fd_check(w, fd, rights, out);
+}
+
 /* Releases what slot e holds and marks it free. */
 static void fd_release(capsa__wasi *w, capsa__wasi_fd *e)
 {
@@ -656,15 +669,11 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_pread(capsa__wasi *w, uint32_t fd, uint32_
 uint32_t Z_wasi_snapshot_preview1Z_fd_seek(capsa__wasi *w, uint32_t fd, uint64_t offset,
                                            uint32_t whence, uint32_t newoffset)
 {
-    capsa__wasi_fd *e;
-    uint32_t err = fd_check(w, fd, 0, &e);
-    if (err)
-        return err;
-    if (e->kind != KIND_NODE)
-        return CAPSA__WASI_ESPIPE;
     /* Asking for the position only needs the right to tell it. */
     uint64_t need = whence == WHENCE_CUR && offset == 0 ? RIGHT_FD_TELL : RIGHT_FD_SEEK;
-    if ((err = fd_check(w, fd, need, &e)))
+    capsa__wasi_fd *e;
+    uint32_t err = node_check(w, fd, need, &e);
+    if (err)
         return err;
     uint8_t *out = guest(w, newoffset, 8);
     if (!out)
@@ -694,12 +703,8 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_seek(capsa__wasi *w, uint32_t fd, uint64_t
 uint32_t Z_wasi_snapshot_preview1Z_fd_tell(capsa__wasi *w, uint32_t fd, uint32_t offset)
 {
     capsa__wasi_fd *e;
-    uint32_t err = fd_check(w, fd, 0, &e);
+    uint32_t err = node_check(w, fd, RIGHT_FD_TELL, &e);
     if (err)
-        return err;
-    if (e->kind != KIND_NODE)
-        return CAPSA__WASI_ESPIPE;
-    if ((err = fd_check(w, fd, RIGHT_FD_TELL, &e)))
         return err;
     uint8_t *out = guest(w, offset, 8);
     if (!out)
@@ -756,12 +761,8 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_advise(capsa__wasi *w, uint32_t fd, uint64
     (void)offset;
     (void)len;
     capsa__wasi_fd *e;
-    uint32_t err = fd_check(w, fd, 0, &e);
+    uint32_t err = node_check(w, fd, RIGHT_FD_ADVISE, &e);
     if (err)
-        return err;
-    if (e->kind != KIND_NODE)
-        return CAPSA__WASI_ESPIPE;
-    if ((err = fd_check(w, fd, RIGHT_FD_ADVISE, &e)))
         return err;
     if (advice > 5)
         return CAPSA__WASI_EINVAL;
@@ -775,12 +776,8 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_allocate(capsa__wasi *w, uint32_t fd, uint
                                                uint64_t len)
 {
     capsa__wasi_fd *e;
-    uint32_t err = fd_check(w, fd, 0, &e);
+    uint32_t err = node_check(w, fd, RIGHT_FD_ALLOCATE, &e);
     if (err)
-        return err;
-    if (e->kind != KIND_NODE)
-        return CAPSA__WASI_ESPIPE;
-    if ((err = fd_check(w, fd, RIGHT_FD_ALLOCATE, &e)))
         return err;
     if (capsa__vfs_node_type(e->node) != CAPSA__VFS_FILE)
         return CAPSA__WASI_EBADF;
