@@ -90,6 +90,24 @@ void capsa__buf_free(capsa__buf *b, const capsa_allocator *a)
     b->failed = 0;
 }
 
+int capsa__struct_in(void *dst, size_t dst_size, const void *src)
+{
+    size_t n;
+    memcpy(&n, src, sizeof(n));
+    if (n < sizeof(size_t) || n > dst_size)
+        return -1;
+    memcpy(dst, src, n);
+    return 0;
+}
+
+void capsa__struct_out(void *dst, const void *src, size_t src_size)
+{
+    size_t want;
+    memcpy(&want, dst, sizeof(want));
+    memcpy(dst, src, want < src_size ? want : src_size);
+    memcpy(dst, &want, sizeof(want));
+}
+
 char *capsa__strndup(const capsa_allocator *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX)

@@ -51,6 +51,18 @@ void capsa__buf_truncate(capsa__buf *b, size_t len);
 void capsa__buf_clear(capsa__buf *b);
 /* Releases the buffer's memory and forgets a failure. */
 void capsa__buf_free(capsa__buf *b, const capsa_allocator *a);
+/* Copies the caller's versioned struct src (its first member the size_t
+ * struct_size) over the library's own in dst (dst_size bytes, defaults filled
+ * in): the fields the caller knows; the others keep their defaults. Returns 0,
+ * or -1 when src's struct_size is impossible (smaller than that member, or larger
+ * than the library's struct). */
+int capsa__struct_in(void *dst, size_t dst_size, const void *src);
+
+/* Copies the library's struct src (src_size bytes) into the caller's dst as far
+ * as dst's struct_size reaches (at least that member, checked by the caller);
+ * dst keeps its own struct_size. */
+void capsa__struct_out(void *dst, const void *src, size_t src_size);
+
 /* A copy of s[0..n) with a NUL, or NULL when out of memory; free with capsa__free. */
 char *capsa__strndup(const capsa_allocator *a, const char *s, size_t n);
 

@@ -124,7 +124,6 @@ static void fill_info(const capsa__vfs_stat *st, capsa_file_info *info)
 {
     capsa_file_info full;
     memset(&full, 0, sizeof(full));
-    full.struct_size = info->struct_size;
     /* capsa_file_type has no devices: /dev/null shows as an empty file. */
     full.type = st->type == CAPSA__VFS_DIR ? CAPSA_DIRECTORY
               : st->type == CAPSA__VFS_SYMLINK ? CAPSA_SYMLINK : CAPSA_FILE;
@@ -132,8 +131,7 @@ static void fill_info(const capsa__vfs_stat *st, capsa_file_info *info)
     full.mtime_ns = st->mtim;
     /* The null device takes the guest's writes in read-only /dev. */
     full.guest_writable = st->mode != CAPSA__VFS_RO || st->type == CAPSA__VFS_CHARDEV;
-    size_t n = info->struct_size < sizeof(full) ? info->struct_size : sizeof(full);
-    memcpy(info, &full, n);
+    capsa__struct_out(info, &full, sizeof(full));
 }
 
 CAPSA_API int capsa_fs_stat(capsa_sandbox *sb, const char *path, capsa_file_info *info)

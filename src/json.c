@@ -398,36 +398,33 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* The index after the digits at s[i..len), or 0 when there is none. */
+static size_t scan_digits(const char *s, size_t len, size_t i)
+{
+    if (i >= len || !is_digit(s[i]))
+        return 0;
+    while (i < len && is_digit(s[i]))
+        i++;
+    return i;
+}
+
 /* Scans a number at s[i]; returns the index after it or 0. */
 static size_t scan_number(const char *s, size_t len, size_t i)
 {
     if (i < len && s[i] == '-')
         i++;
-    if (i >= len)
-        return 0;
-    if (s[i] == '0') {
+    if (i < len && s[i] == '0')
         i++;
-    } else if (is_digit(s[i])) {
-        while (i < len && is_digit(s[i]))
-            i++;
-    } else {
+    else if (!(i = scan_digits(s, len, i)))
         return 0;
-    }
-    if (i < len && s[i] == '.') {
-        i++;
-        if (i >= len || !is_digit(s[i]))
-            return 0;
-        while (i < len && is_digit(s[i]))
-            i++;
-    }
+    if (i < len && s[i] == '.' && !(i = scan_digits(s, len, i + 1)))
+        return 0;
     if (i < len && (s[i] == 'e' || s[i] == 'E')) {
         i++;
         if (i < len && (s[i] == '+' || s[i] == '-'))
             i++;
-        if (i >= len || !is_digit(s[i]))
+        if (!(i = scan_digits(s, len, i)))
             return 0;
-        while (i < len && is_digit(s[i]))
-            i++;
     }
     return i;
 }

@@ -69,10 +69,7 @@ CAPSA_API void capsa_result_stats(const capsa_result *r, capsa_stats *stats)
 {
     if (!r || !stats || stats->struct_size < sizeof(size_t))
         return;
-    size_t n = stats->struct_size < sizeof(r->stats) ? stats->struct_size : sizeof(r->stats);
-    size_t want = stats->struct_size;
-    memcpy(stats, &r->stats, n);
-    stats->struct_size = want;
+    capsa__struct_out(stats, &r->stats, sizeof(r->stats));
 }
 
 /* The result's error as a JSON object {"name","message","stack"} (and "code" when

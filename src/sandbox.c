@@ -41,6 +41,19 @@ static capsa__instance *pool_take(capsa_engine *e)
     return g;
 }
 
+/* Puts g in the pool when it still has room: returns NULL, or g when it has none
+ * (another thread filled it first; the caller frees g). */
+static capsa__instance *pool_add(capsa_engine *e, capsa__instance *g)
+{
+    pthread_mutex_lock(&e->pool_lock);
+    if (e->pooled < e->pool_size) {
+        e->pool[e->pooled++] = g;
+        g = NULL;
+    }
+    pthread_mutex_unlock(&e->pool_lock);
+    return g;
+}
+
 /* Makes fresh instances until the pool is full; stops at the first failure
  * (a pool is an optimisation: the next sandbox then makes its own). */
 static void pool_refill(capsa_engine *e)
@@ -53,13 +66,7 @@ static void pool_refill(capsa_engine *e)
         capsa__instance *g = NULL;
         if (full || capsa__instance_fresh(e->image, &g, msg, sizeof(msg)) != CAPSA_OK)
             return;
-        pthread_mutex_lock(&e->pool_lock);
-        if (e->pooled < e->pool_size) {
-            e->pool[e->pooled++] = g;
-            g = NULL;
-        }
-        pthread_mutex_unlock(&e->pool_lock);
-        capsa__instance_free(g); /* another thread filled the last slot first */
+        capsa__instance_free(pool_add(e, g)); /* another thread filled the last slot first */
     }
 }
 
@@ -74,14 +81,8 @@ static void pool_put(capsa_engine *e, capsa__instance *g)
         pthread_mutex_lock(&e->pool_lock);
         int room = e->pooled < e->pool_size;
         pthread_mutex_unlock(&e->pool_lock);
-        if (room && capsa__instance_recycle(e->image, g) == CAPSA_OK) {
-            pthread_mutex_lock(&e->pool_lock);
-            if (e->pooled < e->pool_size) {
-                e->pool[e->pooled++] = g;
-                g = NULL;
-            }
-            pthread_mutex_unlock(&e->pool_lock);
-        }
+        if (room && capsa__instance_recycle(e->image, g) == CAPSA_OK)
+            g = pool_add(e, g);
     }
     capsa__instance_free(g);
 }
@@ -101,11 +102,8 @@ CAPSA_API int capsa_engine_new(const capsa_engine_options *opts, capsa_engine **
     *out = NULL;
     capsa_engine_options o;
     capsa_engine_options_init(&o);
-    if (opts) {
-        if (opts->struct_size < sizeof(size_t) || opts->struct_size > sizeof(o))
-            return CAPSA_EINVAL;
-        memcpy(&o, opts, opts->struct_size);
-    }
+    if (opts && capsa__struct_in(&o, sizeof(o), opts) != 0)
+        return CAPSA_EINVAL;
     const capsa_allocator *a = o.allocator ? o.allocator : &capsa__default_allocator;
     if (!a->realloc_fn || !a->free_fn || o.max_sandboxes > CAPSA_MAX_SANDBOXES ||
         o.pool_size > MAX_POOL_SIZE)
@@ -254,9 +252,8 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     capsa_options o;
     capsa_options_init(&o);
     if (opts) {
-        if (opts->struct_size < sizeof(size_t) || opts->struct_size > sizeof(o))
+        if (capsa__struct_in(&o, sizeof(o), opts) != 0)
             return CAPSA_EINVAL;
-        memcpy(&o, opts, opts->struct_size);
         o.struct_size = sizeof(o);
     }
     if (o.memory_limit == 0)

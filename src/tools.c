@@ -182,6 +182,18 @@ static void charge_out(capsa__tools *t, call *c)
     recharge(t, &c->out_charged, c->out && !c->out_static ? c->out_len + 1 : 0);
 }
 
+/* Frees a tool of the registry and its strings; NULL is a no-op. */
+static void tool_free(capsa__tools *t, tool *tl)
+{
+    if (!tl)
+        return;
+    capsa__free(t->a, tl->name);
+    capsa__free(t->a, tl->flat);
+    capsa__free(t->a, tl->description);
+    capsa__free(t->a, tl->schema);
+    capsa__free(t->a, tl);
+}
+
 static void call_free(capsa__tools *t, call *c)
 {
     if (!c)
@@ -382,15 +394,21 @@ static void discard_reply(capsa__tools *t, capsa_tool_reply *r)
 
 /* ---- workers ------------------------------------------------------------------------- */
 
+/* Appends c to the queue *head..*tail (the work queue or the done queue). */
+static void enqueue(call **head, call **tail, call *c)
+{
+    c->next = NULL;
+    if (*tail)
+        (*tail)->next = c;
+    else
+        *head = c;
+    *tail = c;
+}
+
 static void push_done(capsa__tools *t, call *c)
 {
     c->state = CALL_DONE;
-    c->next = NULL;
-    if (t->done_tail)
-        t->done_tail->next = c;
-    else
-        t->done_head = c;
-    t->done_tail = c;
+    enqueue(&t->done_head, &t->done_tail, c);
 }
 
 static void *worker_main(void *arg)
@@ -441,12 +459,7 @@ static int dispatch(capsa__tools *t, call *c)
 {
     pthread_mutex_lock(&t->lock);
     c->state = CALL_QUEUED;
-    c->next = NULL;
-    if (t->work_tail)
-        t->work_tail->next = c;
-    else
-        t->work_head = c;
-    t->work_tail = c;
+    enqueue(&t->work_head, &t->work_tail, c);
     size_t queued = 0;
     for (call *q = t->work_head; q && queued <= t->idle; q = q->next)
         queued++;
@@ -537,14 +550,8 @@ void capsa__tools_free(capsa__tools *t)
     pthread_mutex_destroy(&t->lock);
     pthread_cond_destroy(&t->work_cv);
     pthread_cond_destroy(&t->done_cv);
-    for (size_t i = 0; i < t->n_tools; i++) {
-        tool *tl = t->tools[i];
-        capsa__free(t->a, tl->name);
-        capsa__free(t->a, tl->flat);
-        capsa__free(t->a, tl->description);
-        capsa__free(t->a, tl->schema);
-        capsa__free(t->a, tl);
-    }
+    for (size_t i = 0; i < t->n_tools; i++)
+        tool_free(t, t->tools[i]);
     capsa__free(t->a, t->tools);
     capsa__free(t->a, t->threads);
     capsa__free(t->a, t->calls);
@@ -710,11 +717,10 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         return CAPSA_EINVAL;
     capsa_tool_def d;
     capsa_tool_def_init(&d);
-    if (!def || def->struct_size < sizeof(size_t) || def->struct_size > sizeof(d)) {
+    if (!def || capsa__struct_in(&d, sizeof(d), def) != 0) {
         capsa__sandbox_errorf(sb, "capsa_tool_add: no definition, or one of an unknown size");
         return CAPSA_EINVAL;
     }
-    memcpy(&d, def, def->struct_size);
     capsa__tools *t = sb->tools;
     char flat[CAPSA__TOOL_NAME_MAX + 1];
     if (!d.name || check_name(d.name, flat) != 0) {
@@ -783,13 +789,7 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
     }
     if (!tl || !tl->name || !tl->flat || !tl->description || !tl->schema ||
         t->n_tools == t->cap_tools) {
-        if (tl) {
-            capsa__free(t->a, tl->name);
-            capsa__free(t->a, tl->flat);
-            capsa__free(t->a, tl->description);
-            capsa__free(t->a, tl->schema);
-            capsa__free(t->a, tl);
-        }
+        tool_free(t, tl);
         capsa__sandbox_errorf(sb, "out of memory adding tool '%s'", d.name);
         return CAPSA_ENOMEM;
     }
@@ -800,11 +800,7 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         int rc = capsa__vfs_status(err);
         t->n_tools--;
         rebuild_list(t);
-        capsa__free(t->a, tl->name);
-        capsa__free(t->a, tl->flat);
-        capsa__free(t->a, tl->description);
-        capsa__free(t->a, tl->schema);
-        capsa__free(t->a, tl);
+        tool_free(t, tl);
         if (rc == CAPSA_ENOMEM)
             capsa__sandbox_errorf(sb, "tool '%s': cannot write its declarations: out of memory",
                                   d.name);
@@ -1289,10 +1285,7 @@ CAPSA_API int capsa_pending_call(const capsa_sandbox *sb, size_t i, capsa_tool_c
         info.args = c->args;
         info.args_len = c->args_len;
     }
-    size_t n = out->struct_size < sizeof(info) ? out->struct_size : sizeof(info);
-    size_t want = out->struct_size;
-    memcpy(out, &info, n);
-    out->struct_size = want;
+    capsa__struct_out(out, &info, sizeof(info));
     return c ? CAPSA_OK : CAPSA_ENOENT;
 }
 
