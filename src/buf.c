@@ -1,5 +1,6 @@
 /* Host memory and text: allocation through the engine's allocator hooks, the
- * growable byte buffers that collect output and build results, and UTF-8. */
+ * growable byte buffers that collect output and build results (an append that
+ * fails is remembered), the copies of the caller's versioned structs, and UTF-8. */
 #include "buf.h"
 
 #include <stdlib.h>

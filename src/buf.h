@@ -1,6 +1,7 @@
 /* Host memory and text: allocation through the engine's allocator hooks, the
- * growable byte buffers that collect output and build results, and the check of
- * UTF-8 that paths, messages and JSON share. */
+ * growable byte buffers that collect output and build results, the copies of the
+ * caller's versioned structs (options, stats, ...), and the check of UTF-8 that
+ * paths, messages and JSON share. */
 #ifndef CAPSA_BUF_H
 #define CAPSA_BUF_H
 

@@ -1,6 +1,9 @@
-/* The host's side of a sandbox's files: the capsa_fs_* functions of capsa.h over
- * the sandbox's VFS (acting as the host: mounts' modes do not bind them, quotas
- * do), host directory mounts, and the tar import and export. */
+/* The capsa_fs_* functions of capsa.h: the host's side of a sandbox's files, over
+ * its VFS (acting as the host: mounts' modes do not bind them, quotas do). Each
+ * checks the caller's path, calls the VFS (the tree in vfs.c, host directories in
+ * vfs_host.c, tar streams in vfs_tar.c) and turns its error into a status code
+ * and a message. The read-write mounts are recorded here and written back after
+ * each run (capsa__fs_sync). */
 #include "fs.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
-/* The host's side of a sandbox's files: the public capsa_fs_* API over the VFS,
- * and the read-write host mounts written back after each run. */
+/* The host's side of a sandbox's files (the capsa_fs_* functions are in
+ * capsa.h): the read-write host mounts a sandbox records, written back after
+ * each run. */
 #ifndef CAPSA_FS_H
 #define CAPSA_FS_H
 

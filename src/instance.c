@@ -1,8 +1,9 @@
 /* Guest instances: the image every instance starts from (the guest instantiated
  * and initialised once, its memory kept copy-on-write), instances made from it
  * and put back to it in place (recycled), calls into the guest's exports under
- * trap protection, and the "capsa" import through which the guest reports a run's
- * outcome. The only file that includes the header wasm2c generates. */
+ * trap protection, and the "capsa" imports (guest/abi.h): the run's outcome, and
+ * the tool calls, which are passed to tools.c with their pointers checked. The
+ * only file that includes the header wasm2c generates. */
 #define _GNU_SOURCE
 #include "instance.h"
 

@@ -1,7 +1,7 @@
 /* JSON text at the host's edges: strict parsing of text from outside (numbers
  * included: each must read as what its text says), numbers compared as the
  * decimals they write, quoting of text that may not be UTF-8, validation of JSON
- * that is passed on, and comparison of values by value. */
+ * that is passed on, comparison of values by value, and values in messages. */
 #define _GNU_SOURCE /* newlocale, uselocale */
 #include "json.h"
 

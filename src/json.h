@@ -1,7 +1,8 @@
 /* JSON text at the host's edges: the one strict parse of text from outside (a
  * guest's tool arguments, policy text, a caller's JSON), quoting of text that may
- * not be UTF-8, a validator for JSON that is passed on, not parsed, and the
- * comparison of parsed values by value (numbers exactly across integer and real). */
+ * not be UTF-8, a validator for JSON that is passed on, not parsed, the
+ * comparison of parsed values by value (numbers exactly, as the decimals they
+ * write), and values shown in messages (their kind, their first bytes). */
 #ifndef CAPSA_JSON_H
 #define CAPSA_JSON_H
 

@@ -1,5 +1,6 @@
 /* Reading a run's result: accessors, statistics, and the whole result as one JSON
- * object {"stdout","stderr","value","error","stats"}. */
+ * object {"stdout","stderr","value","error","stats"}; and capsa_free, for what the
+ * library hands out. */
 #include <stdlib.h>
 #include <string.h>
 

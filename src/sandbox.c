@@ -1,7 +1,10 @@
-/* Engines and sandboxes: lifecycle, runs, output collection and results. A
- * sandbox owns one guest instance and its filesystem; a trap hands the instance
- * back to the engine (its pool recycles it) and the next call takes a fresh one,
- * so a sandbox stays usable after anything the guest does, with its files. */
+/* Engines and sandboxes: lifecycle, the engine's pool of fresh instances, runs
+ * (their steps while tool calls are waited for), the output and result parts the
+ * guest reports, and the sandbox's error message (capsa__sandbox_errorf, its one
+ * writer). A sandbox owns one guest instance and its filesystem; a trap hands the
+ * instance back to the engine (its pool recycles it) and the next call takes a
+ * fresh one, so a sandbox stays usable after anything the guest does, with its
+ * files. */
 #include "sandbox.h"
 
 #include <stdarg.h>

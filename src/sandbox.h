@@ -1,5 +1,6 @@
-/* Engines and sandboxes: lifecycle, runs and their results. The structures are
- * shared with result.c, which turns a result into JSON. */
+/* Engines, sandboxes and results: their structures, which the files that act on
+ * a sandbox read (result.c, fs.c, tools.c, policy.c, audit.c), and the one
+ * function that sets a sandbox's error message. Lifecycle and runs: sandbox.c. */
 #ifndef CAPSA_SANDBOX_H
 #define CAPSA_SANDBOX_H
 

@@ -5,7 +5,9 @@
  * policy must allow it. The tool then gets the very text the policy checked.
  * Allowed calls run inline (CAPSA_TOOL_INLINE), on the sandbox's pool of worker
  * threads, or are handed to the caller (tools without a callback: step mode);
- * their outcomes wait in a queue until the guest takes them. */
+ * their outcomes wait in a queue until the guest takes them. The registry writes
+ * each tool's declarations to /tools (made by dts.c), the calls their audit lines
+ * through audit.c; the policy is held here and lent to policy.c's public side. */
 #include "tools.h"
 
 #include <jansson.h>

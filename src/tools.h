@@ -1,8 +1,8 @@
 /* Tools: the registry of a sandbox's host tools, the calls its guest makes (decided
  * on the host: registry, strict JSON, capability policy), their dispatch (inline,
  * on a pool of worker threads, or handed to the caller in step mode), and the
- * delivery of their outcomes back to the guest. The audit of every call is in
- * audit.c (audit.h). */
+ * delivery of their outcomes back to the guest. It holds the sandbox's policy;
+ * the audit lines of calls are made in audit.c, the declarations in dts.c. */
 #ifndef CAPSA_TOOLS_H
 #define CAPSA_TOOLS_H
 

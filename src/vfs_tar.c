@@ -550,8 +550,8 @@ static int tar_below_link(const capsa__buf *links, const char *name, size_t n)
 }
 
 /* The depth that the directory at absolute path[0..len) has, or would have once
- * mkdirs made it (as the host): its deepest existing prefix's, plus one per
- * component still missing. */
+ * capsa__vfs_mkdirs made it (as the host): its deepest existing prefix's, plus
+ * one per component still missing. */
 static size_t depth_to_be(capsa__vfs *vfs, const char *path, size_t len)
 {
     size_t missing = 0;
