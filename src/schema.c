@@ -578,6 +578,17 @@ static int rx_escape(rx *r, int in_class, uint32_t *c)
     return ESC_CHAR;
 }
 
+/* One member of a class at r->i, escaped or not: ESC_CHAR with the character in
+ * *c, ESC_CLASS with a class letter in *c, or -1 (r->why says why). */
+static int rx_class_atom(rx *r, uint32_t *c)
+{
+    if (r->s[r->i] == '\\') {
+        r->i++;
+        return rx_escape(r, 1, c);
+    }
+    return rx_read(r, c) != 0 ? -1 : ESC_CHAR;
+}
+
 /* Writes a literal character outside a class. */
 static int rx_literal(rx *r, uint32_t c)
 {
@@ -637,14 +648,9 @@ static int rx_class(rx *r)
             break;
         }
         uint32_t lo, hi;
-        int kind = ESC_CHAR;
-        if (r->s[r->i] == '\\') {
-            r->i++;
-            if ((kind = rx_escape(r, 1, &lo)) < 0)
-                goto done;
-        } else if (rx_read(r, &lo) != 0) {
+        int kind = rx_class_atom(r, &lo);
+        if (kind < 0)
             goto done;
-        }
         if (kind == ESC_CLASS) {
             if (lo == 'D' || lo == 'W' || lo == 'S') {
                 rx_fail(r, "\\D, \\W and \\S inside a class are not supported");
@@ -672,14 +678,9 @@ static int rx_class(rx *r)
         /* A range: '-' between two characters, not before the closing ']'. */
         if (r->i + 1 < r->n && r->s[r->i] == '-' && r->s[r->i + 1] != ']') {
             r->i++;
-            int k2 = ESC_CHAR;
-            if (r->s[r->i] == '\\') {
-                r->i++;
-                if ((k2 = rx_escape(r, 1, &hi)) < 0)
-                    goto done;
-            } else if (rx_read(r, &hi) != 0) {
+            int k2 = rx_class_atom(r, &hi);
+            if (k2 < 0)
                 goto done;
-            }
             if (k2 == ESC_CLASS) {
                 rx_fail(r, "a class escape cannot end a range");
                 goto done;
