@@ -208,9 +208,10 @@ static void call_free(capsa__tools *t, call *c)
     capsa__free(t->a, c);
 }
 
-/* Sets c's outcome to the error {code, message} (message[0..mlen)). */
-static void set_error(capsa__tools *t, call *c, const char *code, const char *message,
-                      size_t mlen)
+/* Sets c's outcome to the error {code, message} (message[0..mlen)): what the
+ * script's call rejects with. (The sandbox's own message is capsa__sandbox_errorf.) */
+static void call_error(capsa__tools *t, call *c, const char *code, const char *message,
+                       size_t mlen)
 {
     const capsa_allocator *a = t->a;
     if (!c->out_static)
@@ -239,17 +240,17 @@ static void set_error(capsa__tools *t, call *c, const char *code, const char *me
     charge_out(t, c);
 }
 
-static void set_errorf(capsa__tools *t, call *c, const char *code, const char *fmt, ...)
+static void call_errorf(capsa__tools *t, call *c, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-static void set_errorf(capsa__tools *t, call *c, const char *code, const char *fmt, ...)
+static void call_errorf(capsa__tools *t, call *c, const char *code, const char *fmt, ...)
 {
     char msg[CAPSA__POLICY_MSG_MAX + 256];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    set_error(t, c, code, msg, n < 0 ? 0 : (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+    call_error(t, c, code, msg, n < 0 ? 0 : (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
 }
 
 /* Whether code is a usable error code: 1 to MAX_CODE - 1 bytes of [a-z0-9_]. */
@@ -376,10 +377,10 @@ static void apply_reply(capsa__tools *t, call *c, capsa_tool_reply *r)
         c->out_charged += r->reserved; /* the result's bytes now belong to c */
         charge_out(t, c);
     } else if (r->done && r->code[0]) {
-        set_error(t, c, r->code, r->message ? r->message : "the tool failed",
-                  r->message ? r->message_len : 15);
+        call_error(t, c, r->code, r->message ? r->message : "the tool failed",
+                   r->message ? r->message_len : 15);
     } else {
-        set_errorf(t, c, "tool_error", "tool '%s' gave no result", c->tool->name);
+        call_errorf(t, c, "tool_error", "tool '%s' gave no result", c->tool->name);
     }
     capsa__free(t->a, r->message);
 }
@@ -927,9 +928,9 @@ static int32_t refuse_unaudited(capsa__tools *t, call *c)
 {
     c->audited = 1;
     t->unaudited++;
-    set_errorf(t, c, "resource_exhausted",
-               "this run already had %llu tool calls refused: its further calls are refused "
-               "without being checked", (unsigned long long)t->denials);
+    call_errorf(t, c, "resource_exhausted",
+                "this run already had %llu tool calls refused: its further calls are refused "
+                "without being checked", (unsigned long long)t->denials);
     return ready_now(t, c);
 }
 
@@ -966,9 +967,9 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
     if (args_len > max_args(t)) {
         audit_head(t, c, name, name_len, args, args_len, "denied", NULL, "arguments too large",
                    NULL);
-        set_errorf(t, c, "invalid_arguments",
-                   "the arguments (%zu bytes of JSON) are over the limit of %llu bytes", args_len,
-                   (unsigned long long)max_args(t));
+        call_errorf(t, c, "invalid_arguments",
+                    "the arguments (%zu bytes of JSON) are over the limit of %llu bytes", args_len,
+                    (unsigned long long)max_args(t));
         return refuse(t, c);
     }
     /* Counted before anything is copied: calls whose outcomes the script does not
@@ -977,12 +978,12 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
     if (reserve(t, need) != 0) {
         audit_head(t, c, name, name_len, args, args_len, "denied", NULL,
                    "over the host's budget of bytes held for tool calls", NULL);
-        set_errorf(t, c, "resource_exhausted",
-                   "the call was refused: the host already holds %llu bytes of this run's calls "
-                   "and results the script has not taken, and its budget is %llu bytes "
-                   "(tool_max_pending)",
-                   (unsigned long long)__atomic_load_n(&t->held, __ATOMIC_RELAXED),
-                   (unsigned long long)max_pending(t));
+        call_errorf(t, c, "resource_exhausted",
+                    "the call was refused: the host already holds %llu bytes of this run's calls "
+                    "and results the script has not taken, and its budget is %llu bytes "
+                    "(tool_max_pending)",
+                    (unsigned long long)__atomic_load_n(&t->held, __ATOMIC_RELAXED),
+                    (unsigned long long)max_pending(t));
         return refuse(t, c);
     }
     c->charged = need; /* until audit_head counts what it holds */
@@ -999,8 +1000,8 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
         audit_head(t, c, name, name_len, args, args_len, "denied", NULL, "unknown tool", NULL);
         capsa__buf quoted = { 0 };
         capsa__json_quote(&quoted, a, name, name_len > 200 ? 200 : name_len);
-        set_errorf(t, c, "unknown_tool", "No tool named %s is registered",
-                   quoted.data ? quoted.data : "?");
+        call_errorf(t, c, "unknown_tool", "No tool named %s is registered",
+                    quoted.data ? quoted.data : "?");
         capsa__buf_free(&quoted, a);
         return refuse(t, c);
     }
@@ -1016,17 +1017,17 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
         audit_head(t, c, tl->name, strlen(tl->name), args, args_len, "denied", NULL,
                    "invalid arguments", NULL);
         if (!parsed && json_error_code(&jerr) == json_error_numeric_overflow)
-            set_errorf(t, c, "invalid_arguments",
-                       "the arguments of '%s' hold a number the host cannot compare exactly "
-                       "(integers must fit in 64 bits, reals in a double): %s; pass it as a string",
-                       tl->name, jerr.text);
+            call_errorf(t, c, "invalid_arguments",
+                        "the arguments of '%s' hold a number the host cannot compare exactly "
+                        "(integers must fit in 64 bits, reals in a double): %s; pass it as a string",
+                        tl->name, jerr.text);
         else if (!parsed)
-            set_errorf(t, c, "invalid_arguments",
-                       "the arguments of '%s' are not strict JSON: %s (line %d, column %d)",
-                       tl->name, jerr.text, jerr.line, jerr.column);
+            call_errorf(t, c, "invalid_arguments",
+                        "the arguments of '%s' are not strict JSON: %s (line %d, column %d)",
+                        tl->name, jerr.text, jerr.line, jerr.column);
         else
-            set_errorf(t, c, "invalid_arguments", "the arguments of '%s' must be a JSON object",
-                       tl->name);
+            call_errorf(t, c, "invalid_arguments", "the arguments of '%s' must be a JSON object",
+                        tl->name);
         json_decref(parsed);
         return refuse(t, c);
     }
@@ -1038,7 +1039,7 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
         audit_head(t, c, tl->name, strlen(tl->name), args, args_len, "denied", pattern, d.message,
                    parsed);
         json_decref(parsed);
-        set_error(t, c, "permission_denied", d.message, strlen(d.message));
+        call_error(t, c, "permission_denied", d.message, strlen(d.message));
         return refuse(t, c);
     }
     audit_head(t, c, tl->name, strlen(tl->name), args, args_len, "allowed", pattern, NULL,
@@ -1050,9 +1051,9 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
         capsa__buf_free(&c->audit, a);
         audit_head(t, c, tl->name, strlen(tl->name), args, args_len, "denied", pattern,
                    "audit log full", NULL);
-        set_errorf(t, c, "audit_unavailable",
-                   "the call to '%s' was refused: the audit trail cannot record it (%s)", tl->name,
-                   full);
+        call_errorf(t, c, "audit_unavailable",
+                    "the call to '%s' was refused: the audit trail cannot record it (%s)", tl->name,
+                    full);
         return refuse(t, c);
     }
     if (!tl->fn) {
@@ -1066,8 +1067,8 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
         return ready_now(t, c);
     }
     if (dispatch(t, c) != 0) {
-        set_errorf(t, c, "resource_exhausted", "no worker thread could be started for '%s'",
-                   tl->name);
+        call_errorf(t, c, "resource_exhausted", "no worker thread could be started for '%s'",
+                    tl->name);
         return refuse(t, c);
     }
     return (int32_t)c->id;
@@ -1094,7 +1095,7 @@ int capsa__tools_next(capsa__tools *t, uint32_t *id, uint32_t *ok, uint32_t *len
     if (!c)
         return 0;
     if (c->out_len > UINT32_MAX / 2) {
-        set_errorf(t, c, "result_too_large", "the result does not fit in guest memory");
+        call_errorf(t, c, "result_too_large", "the result does not fit in guest memory");
     }
     t->offered = c;
     *id = c->id;
@@ -1146,8 +1147,8 @@ static void expire_calls(capsa__tools *t, uint64_t now)
             c->abandoned = 1;
             t->calls[i] = r;
         }
-        set_errorf(t, r, "timeout", "tool '%s' did not answer within %llu ms", r->tool->name,
-                   (unsigned long long)call_timeout_ms(t, r->tool));
+        call_errorf(t, r, "timeout", "tool '%s' did not answer within %llu ms", r->tool->name,
+                    (unsigned long long)call_timeout_ms(t, r->tool));
         push_done(t, r);
     }
 }
