@@ -63,6 +63,10 @@ HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 
 HOST_SRCS  := rt vfs wasi instance sandbox fs policy tools audit json result buf error
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
+# The capsa program (cli/), and what it links besides libcapsa.
+CLI_SRCS   := capsa tools
+CLI_OBJS   := $(CLI_SRCS:%=$(OBJ)/cli-%.o)
+CLI_LIBS   :=
 
 .PHONY: all deps demo test bench clean distclean
 all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/capsa
@@ -125,8 +129,8 @@ define guest_cc
 	    rm -rf $(2).pgo && mkdir -p $(2).pgo && \
 	    $(CC) $(GEN_CFLAGS) -fprofile-generate=$(abspath $(2).pgo) -fprofile-update=single \
 	        -c $(1) -o $(2) && \
-	    $(CC) -pthread -fprofile-generate -o $(2).train $(OBJ)/cli-capsa.o \
-	        $(HOST_SRCS:%=$(OBJ)/%.o) $(2) $(HOST_LIBS) && \
+	    $(CC) -pthread -fprofile-generate -o $(2).train $(CLI_OBJS) \
+	        $(HOST_SRCS:%=$(OBJ)/%.o) $(2) $(CLI_LIBS) $(HOST_LIBS) && \
 	    sh tools/pgo-train.sh $(2).train && \
 	    $(CC) $(GEN_CFLAGS) -fprofile-use=$(abspath $(2).pgo) -fprofile-partial-training \
 	        -c $(1) -o $(2) && \
@@ -138,7 +142,7 @@ define guest_cc
 endef
 
 $(OBJ)/guest-module.o: $(GEN)/guest.c src/fuel.h tools/pgo-train.sh | \
-		$(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/cli-capsa.o
+		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS)
 	$(call guest_cc,$<,$@)
 
 # --- the host --------------------------------------------------------------------------
@@ -152,12 +156,12 @@ $(BUILD)/libcapsa.a: $(HOST_OBJS)
 $(BUILD)/libcapsa.so: $(HOST_OBJS)
 	$(CC) -shared -pthread -o $@ $^ $(HOST_LIBS)
 
-$(OBJ)/cli-%.o: cli/%.c include/capsa.h
+$(OBJ)/cli-%.o: cli/%.c include/capsa.h $(wildcard cli/*.h)
 	@mkdir -p $(OBJ)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
 
-$(BUILD)/capsa: $(OBJ)/cli-capsa.o $(BUILD)/libcapsa.a
-	$(CC) -pthread -o $@ $^ $(HOST_LIBS)
+$(BUILD)/capsa: $(CLI_OBJS) $(BUILD)/libcapsa.a
+	$(CC) -pthread -o $@ $^ $(CLI_LIBS) $(HOST_LIBS)
 
 # The demo tools (examples/tools/demo_tool.c): one small program, the commands of
 # examples/tools/tools.json.
