@@ -63,13 +63,19 @@ HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 
 HOST_SRCS  := rt vfs wasi instance sandbox fs policy tools audit json result buf error
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
+# What reaches capsa from outside (net/: JSON-RPC, the MCP server and its
+# transports), a library of its own beside libcapsa, built on include/capsa.h
+# only, so that an embedder of the core links none of it.
+NET_SRCS   := jsonrpc mcp_server mcp_stdio
+NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
+NET_LIBS   := -ljansson -lpthread
 # The capsa program (cli/), and what it links besides libcapsa.
-CLI_SRCS   := capsa tools
+CLI_SRCS   := capsa tools mcp
 CLI_OBJS   := $(CLI_SRCS:%=$(OBJ)/cli-%.o)
-CLI_LIBS   :=
+CLI_LIBS   := $(BUILD)/libcapsa-net.a $(NET_LIBS)
 
 .PHONY: all deps demo test bench clean distclean
-all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/capsa
+all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/libcapsa-net.a $(BUILD)/capsa
 
 deps:
 	@sh deps/install.sh
@@ -160,8 +166,15 @@ $(OBJ)/cli-%.o: cli/%.c include/capsa.h $(wildcard cli/*.h)
 	@mkdir -p $(OBJ)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
 
-$(BUILD)/capsa: $(CLI_OBJS) $(BUILD)/libcapsa.a
-	$(CC) -pthread -o $@ $^ $(CLI_LIBS) $(HOST_LIBS)
+$(OBJ)/net-%.o: net/%.c include/capsa.h $(wildcard net/*.h)
+	@mkdir -p $(OBJ)
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
+
+$(BUILD)/libcapsa-net.a: $(NET_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/capsa: $(CLI_OBJS) $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a
+	$(CC) -pthread -o $@ $(CLI_OBJS) $(BUILD)/libcapsa.a $(CLI_LIBS) $(HOST_LIBS)
 
 # The demo tools (examples/tools/demo_tool.c): one small program, the commands of
 # examples/tools/tools.json.

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "capsa.h"
+#include "mcp.h"
 #include "tools.h"
 
 /* Exit statuses. */
@@ -28,6 +29,8 @@ static const char usage_text[] =
     "                                    run a shell script (a file, or stdin)\n"
     "       capsa shell [options]        interactive shell: one command line per\n"
     "                                    line of input, until `exit` or end of input\n"
+    "       capsa mcp [options]          serve MCP (stdio, or --http): see\n"
+    "                                    capsa mcp --help\n"
     "       capsa --help | --version\n"
     "\n"
     "The code runs in a WebAssembly sandbox as the body of an async function:\n"
@@ -586,5 +589,7 @@ int main(int argc, char **argv)
         return cmd_run(argc - 2, argv + 2, 0);
     if (strcmp(cmd, "shell") == 0)
         return cmd_run(argc - 2, argv + 2, 1);
+    if (strcmp(cmd, "mcp") == 0)
+        return cli_mcp(argc - 2, argv + 2);
     return usage_error("unknown command '%s'", cmd);
 }
