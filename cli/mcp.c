@@ -11,9 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
+#include "../net/http.h"
+#include "../net/mcp_http.h"
 #include "../net/mcp_server.h"
 #include "../net/mcp_stdio.h"
 #include "capsa.h"
@@ -21,6 +22,7 @@
 
 #define MAX_TOOL_FILES 16
 #define MAX_ALLOWS 64
+#define MAX_ORIGINS 16
 
 static const char mcp_usage[] =
     "usage: capsa mcp [options]\n"
@@ -35,6 +37,23 @@ static const char mcp_usage[] =
     "\n"
     "transport:\n"
     "  (default)       stdio: one JSON-RPC message per line on stdin and stdout\n"
+    "  --http [HOST:]PORT\n"
+    "                  Streamable HTTP at http://HOST:PORT/mcp instead (HOST\n"
+    "                  127.0.0.1 unless given; [::1]:PORT for IPv6; PORT 0: any\n"
+    "                  free port). The address is printed on stderr. A POST is\n"
+    "                  answered with JSON, or an SSE stream when the call sends\n"
+    "                  progress or log notifications; GET opens the session's\n"
+    "                  stream; DELETE ends the session. Each Mcp-Session-Id is a\n"
+    "                  session of its own (sandbox, files, budgets)\n"
+    "  --token-file FILE  require \"Authorization: Bearer TOKEN\" with the token\n"
+    "                  in FILE (else the environment variable CAPSA_MCP_TOKEN);\n"
+    "                  required when HOST is not a loopback address\n"
+    "  --allow-origin ORIGIN  a browser Origin allowed besides loopback ones\n"
+    "                  (others get 403); repeatable\n"
+    "  --max-sessions N  live HTTP sessions (default 100; then 503)\n"
+    "  --session-idle SEC  an HTTP session unused this long ends (default 1800)\n"
+    "  --max-body BYTES  the largest message (default 4194304; over: HTTP 413,\n"
+    "                  or on stdio a parse error)\n"
     "\n"
     "tools (as for capsa run):\n"
     "  --tools FILE    host tools that are external commands; repeatable\n"
@@ -66,7 +85,8 @@ static const char mcp_usage[] =
     "A call the code does not survive (an exception, a limit, a refused tool) is a\n"
     "tool result with isError: true. notifications/cancelled stops the running code\n"
     "(the sandbox's JS state is then reset; its files stay). exit status: 0 after\n"
-    "the input ends, 2 usage or configuration error, 1 failure.\n";
+    "the input ends (stdio) or on SIGINT or SIGTERM (HTTP), 2 usage or\n"
+    "configuration error, 1 failure.\n";
 
 typedef struct mcp_opts {
     const char *tool_files[MAX_TOOL_FILES];
@@ -79,6 +99,12 @@ typedef struct mcp_opts {
     int expose_tools, fresh_each_call, log_output;
     unsigned long long max_text;
     capsa_options sandbox;
+    const char *http;          /* --http [HOST:]PORT */
+    const char *token_file;
+    const char *origins[MAX_ORIGINS];
+    int n_origins;
+    unsigned long long max_sessions, max_body;
+    double idle_s;
 } mcp_opts;
 
 static int usage(const char *fmt, const char *arg)
@@ -126,24 +152,18 @@ static int setup_sandbox(void *ud, capsa_sandbox *sb)
     return cli_tools_apply(ud, sb);
 }
 
-/* A session id: 128 bits from the kernel's cryptographic source, in hex. Returns
- * 0, or -1 when no random bytes could be had. */
-int cli_random_id(char *out, size_t size)
+/* Whether a is an option that takes a value. */
+static int value_option(const char *a)
 {
-    unsigned char b[16];
-    size_t got = 0;
-    while (got < sizeof(b)) {
-        ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        got += (size_t)n;
+    static const char *const names[] = {
+        "--tools", "--allow", "--policy", "--audit", "--tool-name", "--timeout", "--memory",
+        "--fuel", "--max-output", "--disk", "--max-text", "--http", "--token-file",
+        "--allow-origin", "--max-sessions", "--max-body", "--session-idle",
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (strcmp(a, names[i]) == 0)
+            return 1;
     }
-    if (size < 2 * sizeof(b) + 1)
-        return -1;
-    for (size_t i = 0; i < sizeof(b); i++)
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
     return 0;
 }
 
@@ -163,8 +183,10 @@ static int parse(mcp_opts *o, int argc, char **argv, int *done)
             o->fresh_each_call = 1;
         } else if (strcmp(a, "--log-output") == 0) {
             o->log_output = 1;
-        } else if (a[0] == '-' && a[1] == '-' && i + 1 >= argc) {
-            return usage("%s needs a value (or is unknown)", a);
+        } else if (!value_option(a)) {
+            return usage("unknown option '%s'", a);
+        } else if (i + 1 >= argc) {
+            return usage("%s needs a value", a);
         } else if (strcmp(a, "--tools") == 0) {
             if (o->n_tool_files >= MAX_TOOL_FILES)
                 return usage("at most 16 of %s", a);
@@ -214,10 +236,122 @@ static int parse(mcp_opts *o, int argc, char **argv, int *done)
             o->max_text = number(argv[++i], 256, 1ull << 30, &ok);
             if (!ok)
                 return usage("--max-text wants bytes from 256 to 1073741824, not '%s'", argv[i]);
-        } else {
-            return usage("unknown option '%s'", a);
+        } else if (strcmp(a, "--http") == 0) {
+            o->http = argv[++i];
+        } else if (strcmp(a, "--token-file") == 0) {
+            o->token_file = argv[++i];
+        } else if (strcmp(a, "--allow-origin") == 0) {
+            if (o->n_origins >= MAX_ORIGINS)
+                return usage("at most 16 of %s", a);
+            o->origins[o->n_origins++] = argv[++i];
+        } else if (strcmp(a, "--max-sessions") == 0) {
+            o->max_sessions = number(argv[++i], 1, 10000, &ok);
+            if (!ok)
+                return usage("--max-sessions wants a number from 1 to 10000, not '%s'", argv[i]);
+        } else if (strcmp(a, "--max-body") == 0) {
+            o->max_body = number(argv[++i], 1024, 1ull << 30, &ok);
+            if (!ok)
+                return usage("--max-body wants bytes from 1024 to 1073741824, not '%s'", argv[i]);
+        } else if (strcmp(a, "--session-idle") == 0) {
+            char *end;
+            errno = 0;
+            o->idle_s = strtod(argv[++i], &end);
+            if (errno || *end || end == argv[i] || !(o->idle_s > 0) || o->idle_s > 1e7)
+                return usage("--session-idle wants seconds above 0, not '%s'", argv[i]);
         }
     }
+    return 0;
+}
+
+/* The bearer token: --token-file's first line, else $CAPSA_MCP_TOKEN, else NULL.
+ * *bad is set after saying what is wrong. The caller frees it. */
+static char *read_token(const char *file, int *bad)
+{
+    *bad = 0;
+    char *t = NULL;
+    if (file) {
+        FILE *f = fopen(file, "rb");
+        size_t len = 0;
+        t = f ? cli_read_all(f, &len) : NULL;
+        if (f)
+            fclose(f);
+        if (!t) {
+            fprintf(stderr, "capsa mcp: --token-file: cannot read '%s': %s\n", file, strerror(errno));
+            *bad = 1;
+            return NULL;
+        }
+        t[strcspn(t, "\r\n")] = '\0';
+    } else if (getenv("CAPSA_MCP_TOKEN") && getenv("CAPSA_MCP_TOKEN")[0]) {
+        t = strdup(getenv("CAPSA_MCP_TOKEN"));
+    } else {
+        return NULL;
+    }
+    if (!t || strlen(t) < 16 || strcspn(t, " \t") != strlen(t)) {
+        fprintf(stderr, "capsa mcp: the token must be at least 16 characters without spaces\n");
+        free(t);
+        *bad = 1;
+        return NULL;
+    }
+    return t;
+}
+
+/* capsa mcp --http: serves until SIGINT or SIGTERM; idle sessions expire on the
+ * way. Returns the exit status. */
+static int serve_http(const mcp_opts *o, mcp_server *srv)
+{
+    char host[256] = "127.0.0.1";
+    const char *port_s = o->http, *colon = strrchr(o->http, ':');
+    if (o->http[0] == '[') {
+        const char *end = strchr(o->http, ']');
+        if (!end || end[1] != ':' || (size_t)(end - o->http) >= sizeof(host))
+            return usage("--http wants [HOST:]PORT, not '%s'", o->http);
+        snprintf(host, sizeof(host), "%.*s", (int)(end - o->http - 1), o->http + 1);
+        port_s = end + 2;
+    } else if (colon) {
+        if ((size_t)(colon - o->http) >= sizeof(host) || colon == o->http)
+            return usage("--http wants [HOST:]PORT, not '%s'", o->http);
+        snprintf(host, sizeof(host), "%.*s", (int)(colon - o->http), o->http);
+        port_s = colon + 1;
+    }
+    int ok;
+    unsigned long long port = number(port_s, 0, 65535, &ok);
+    if (!ok)
+        return usage("--http wants a port from 0 to 65535, not '%s'", port_s);
+    int bad;
+    char *token = read_token(o->token_file, &bad);
+    if (bad)
+        return 2;
+    mcp_http_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.http.host = host;
+    cfg.http.port = (uint16_t)port;
+    cfg.http.token = token;
+    cfg.http.origins = o->origins;
+    cfg.http.n_origins = (size_t)o->n_origins;
+    cfg.http.max_body = (size_t)o->max_body;
+    cfg.max_sessions = (size_t)o->max_sessions;
+    cfg.idle_s = o->idle_s;
+    /* The signals are taken by this thread alone (sigtimedwait), not by the
+       server's threads, which inherit the mask. */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    char err[512] = "";
+    mcp_http *h = mcp_http_start(srv, &cfg, err, sizeof(err));
+    free(token);
+    if (!h) {
+        fprintf(stderr, "capsa mcp: %s\n", err);
+        return 2;
+    }
+    fprintf(stderr, "capsa mcp: serving http://%s%s%s:%u/mcp\n", strchr(host, ':') ? "[" : "", host,
+            strchr(host, ':') ? "]" : "", (unsigned)mcp_http_port(h));
+    struct timespec second = { 1, 0 };
+    while (sigtimedwait(&sigs, NULL, &second) < 0)
+        mcp_http_expire(h);
+    fprintf(stderr, "capsa mcp: stopping\n");
+    mcp_http_free(h);
     return 0;
 }
 
@@ -266,8 +400,12 @@ int cli_mcp(int argc, char **argv)
         fprintf(stderr, "capsa mcp: %s\n", err);
         goto out;
     }
+    if (o.http) {
+        status = serve_http(&o, srv);
+        goto out;
+    }
     char id[40];
-    if (cli_random_id(id, sizeof(id)) != 0) {
+    if (http_random_id(id, sizeof(id)) != 0) {
         fprintf(stderr, "capsa mcp: no random bytes for a session id\n");
         status = 1;
         goto out;

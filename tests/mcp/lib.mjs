@@ -65,3 +65,23 @@ export async function step(what, fn) {
     check(false, `${what} threw`, e && e.stack ? e.stack : String(e));
   }
 }
+
+// The SDK's Client on transport, connected; close() closes it, then runs after().
+export async function clientOn(transport, audit, after) {
+  const client = new sdk.Client({ name: 'capsa-test', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    audit,
+    close: async () => {
+      await client.close();
+      await after();
+    },
+  };
+}
+
+// A fresh audit file's path, and extra with 'AUDIT' replaced by it.
+export function withAudit(extra) {
+  const audit = join(tempDir(), 'audit.jsonl');
+  return [audit, extra.map((a) => (a === 'AUDIT' ? audit : a))];
+}
