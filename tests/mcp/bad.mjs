@@ -202,6 +202,30 @@ export async function badInputSuite() {
     check(!/trap|Sanitizer|runtime error/.test(s.stderr), 'and wrote no crash to stderr', s.stderr);
   }
 
+  await step('--fresh-each-call, --max-text and --fuel', async () => {
+    const f = rawServer(['--fresh-each-call', '--max-text', '300', '--fuel', '2000000']);
+    f.send(JSON.stringify(INIT));
+    await f.next(byId('init'));
+    const callF = (id, code) => f.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call',
+      params: { name: 'execute', arguments: { code } } }));
+    callF('w', 'globalThis.g = 1; fs.writeFileSync("f.txt", "x"); return "x".repeat(1000)');
+    const w = await f.next(byId('w'));
+    const text = w && w.result.content[0].text;
+    check(text && text.length < 400 && /\[capsa: the text is cut at 300 bytes; \d+ more were not shown\]$/.test(text),
+      'a result over --max-text is cut with a marker', text);
+    check(w && w.result.structuredContent.truncated === true && w.result.structuredContent.result === null,
+      'and the structured result says it was cut', w && w.result.structuredContent);
+    callF('r', 'return [typeof g, fs.existsSync("f.txt")]');
+    const r = await f.next(byId('r'));
+    check(r && JSON.stringify(r.result.structuredContent.result) === '["undefined",false]',
+      '--fresh-each-call: no globals and no files from the last call', r);
+    callF('fuel', 'for (;;) {}');
+    const fu = await f.next(byId('fuel'));
+    check(fu && fu.result.isError && fu.result.structuredContent.status === 'fuel', '--fuel stops a loop', fu && fu.result.structuredContent);
+    const e = await f.end();
+    check(e && e.code === 0, 'that server exits cleanly', e);
+  });
+
   await step('a queued request is cancelled', async () => {
     const q = rawServer();
     q.send(JSON.stringify(INIT));
