@@ -21,6 +21,7 @@
 #define DEFAULT_MAX_CONNECTIONS 512
 #define MAX_ROUTES 16
 #define MAX_HEADERS 8
+#define IDLE_CONNECTION_S 120
 
 int http_random_id(char *out, size_t size)
 {
@@ -446,7 +447,11 @@ int http_server_start(http_server *s, char *err, size_t errsize)
     }
     s->daemon = MHD_start_daemon(flags, s->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
                                  addr, MHD_OPTION_CONNECTION_LIMIT, s->max_connections,
-                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                                 /* A connection that sends nothing for this long is
+                                    closed (a handler at work does not count). */
+                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_CONNECTION_S,
+                                 MHD_OPTION_END);
     if (!s->daemon) {
         snprintf(err, errsize, "cannot listen on %s port %u (taken, or not an address of this "
                                "machine)", s->host, (unsigned)s->port);
