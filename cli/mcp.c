@@ -395,6 +395,7 @@ int cli_mcp(int argc, char **argv)
     cfg.fresh_each_call = o.fresh_each_call;
     cfg.log_output = o.log_output;
     cfg.max_text = (size_t)o.max_text;
+    cfg.max_message = (size_t)o.max_body; /* a stdio line, an HTTP body */
     char err[512] = "";
     if (mcp_server_new(&cfg, &srv, err, sizeof(err)) != 0) {
         fprintf(stderr, "capsa mcp: %s\n", err);

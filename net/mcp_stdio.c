@@ -81,8 +81,10 @@ int mcp_serve_stdio(mcp_server *srv, int in_fd, int out_fd, const char *id)
             char *nb = cap <= max ? realloc(buf, cap * 2) : NULL;
             if (!nb) {
                 /* Over the limit (or no memory): answer once, drop the line. */
-                json_t *e = jrpc_error(NULL, JRPC_PARSE_ERROR,
-                                       "Parse error: the message is over the size limit", NULL);
+                char why[128];
+                snprintf(why, sizeof(why), "Parse error: the message is over the limit of %zu bytes",
+                         max);
+                json_t *e = jrpc_error(NULL, JRPC_PARSE_ERROR, why, NULL);
                 size_t elen = 0;
                 char *text = e ? jrpc_dump(e, &elen) : NULL;
                 if (text)

@@ -146,7 +146,7 @@ export async function badInputSuite() {
     await step('a 100 MB message', async () => {
       const big = `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"execute","arguments":{"code":"${'x'.repeat(100 << 20)}"}}}`;
       s.send(big);
-      const r = await s.next((m) => m.error && m.error.code === -32700 && /size limit/.test(m.error.message));
+      const r = await s.next((m) => m.error && m.error.code === -32700 && /over the limit/.test(m.error.message));
       check(r !== null, 'a 100 MB line is answered with a parse error', r);
       s.send(JSON.stringify({ jsonrpc: '2.0', id: 'after-big', method: 'ping' }));
       check(await s.next(byId('after-big')) !== null, 'the next line is served', null);
@@ -203,9 +203,12 @@ export async function badInputSuite() {
   }
 
   await step('--fresh-each-call, --max-text and --fuel', async () => {
-    const f = rawServer(['--fresh-each-call', '--max-text', '300', '--fuel', '2000000']);
+    const f = rawServer(['--fresh-each-call', '--max-text', '300', '--fuel', '2000000', '--max-body', '2048']);
     f.send(JSON.stringify(INIT));
     await f.next(byId('init'));
+    f.send(JSON.stringify({ jsonrpc: '2.0', id: 'long', method: 'ping', params: { pad: 'p'.repeat(3000) } }));
+    const long = await f.next((m) => m.error && m.error.code === -32700);
+    check(long && /over the limit of 2048/.test(long.error.message), 'a line over --max-body is a parse error', long);
     const callF = (id, code) => f.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call',
       params: { name: 'execute', arguments: { code } } }));
     callF('w', 'globalThis.g = 1; fs.writeFileSync("f.txt", "x"); return "x".repeat(1000)');
