@@ -148,7 +148,7 @@ define guest_cc
 endef
 
 $(OBJ)/guest-module.o: $(GEN)/guest.c src/fuel.h tools/pgo-train.sh | \
-		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS)
+		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS) $(BUILD)/libcapsa-net.a
 	$(call guest_cc,$<,$@)
 
 # --- the host --------------------------------------------------------------------------

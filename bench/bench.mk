@@ -53,7 +53,7 @@ $(BENCH_UNMETERED)/guest.c: $(GEN)/guest.c
 	@mv $@.tmp $@
 
 $(BENCH_UNMETERED)/guest-module.o: $(BENCH_UNMETERED)/guest.c src/fuel.h tools/pgo-train.sh | \
-		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS)
+		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS) $(BUILD)/libcapsa-net.a
 	$(call guest_cc,$<,$@)
 
 $(BENCH_UNMETERED)/capsa_bench: bench/capsa_bench.c bench/bench.h $(HOST_SRCS:%=$(OBJ)/%.o) \
