@@ -63,9 +63,19 @@ HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 
 HOST_SRCS  := rt vfs vfs_host vfs_tar wasi instance sandbox fs policy tools audit dts json result buf error schema
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
+# What reaches capsa from outside (net/: JSON-RPC, the MCP server and its
+# transports), a library of its own beside libcapsa, built on include/capsa.h
+# only, so that an embedder of the core links none of it.
+NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http
+NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
+NET_LIBS   := -lmicrohttpd -ljansson -lpthread
+# The capsa program (cli/), and what it links besides libcapsa.
+CLI_SRCS   := capsa tools mcp
+CLI_OBJS   := $(CLI_SRCS:%=$(OBJ)/cli-%.o)
+CLI_LIBS   := $(BUILD)/libcapsa-net.a $(NET_LIBS)
 
 .PHONY: all deps demo test bench clean distclean
-all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/capsa
+all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/libcapsa-net.a $(BUILD)/capsa
 
 deps:
 	@sh deps/install.sh
@@ -125,8 +135,8 @@ define guest_cc
 	    rm -rf $(2).pgo && mkdir -p $(2).pgo && \
 	    $(CC) $(GEN_CFLAGS) -fprofile-generate=$(abspath $(2).pgo) -fprofile-update=single \
 	        -c $(1) -o $(2) && \
-	    $(CC) -pthread -fprofile-generate -o $(2).train $(OBJ)/cli-capsa.o \
-	        $(HOST_SRCS:%=$(OBJ)/%.o) $(2) $(HOST_LIBS) && \
+	    $(CC) -pthread -fprofile-generate -o $(2).train $(CLI_OBJS) \
+	        $(HOST_SRCS:%=$(OBJ)/%.o) $(2) $(CLI_LIBS) $(HOST_LIBS) && \
 	    sh tools/pgo-train.sh $(2).train && \
 	    $(CC) $(GEN_CFLAGS) -fprofile-use=$(abspath $(2).pgo) -fprofile-partial-training \
 	        -c $(1) -o $(2) && \
@@ -138,7 +148,7 @@ define guest_cc
 endef
 
 $(OBJ)/guest-module.o: $(GEN)/guest.c src/fuel.h tools/pgo-train.sh | \
-		$(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/cli-capsa.o
+		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS) $(BUILD)/libcapsa-net.a
 	$(call guest_cc,$<,$@)
 
 # --- the host --------------------------------------------------------------------------
@@ -152,12 +162,19 @@ $(BUILD)/libcapsa.a: $(HOST_OBJS)
 $(BUILD)/libcapsa.so: $(HOST_OBJS)
 	$(CC) -shared -pthread -o $@ $^ $(HOST_LIBS)
 
-$(OBJ)/cli-%.o: cli/%.c include/capsa.h
+$(OBJ)/cli-%.o: cli/%.c include/capsa.h $(wildcard cli/*.h)
 	@mkdir -p $(OBJ)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
 
-$(BUILD)/capsa: $(OBJ)/cli-capsa.o $(BUILD)/libcapsa.a
-	$(CC) -pthread -o $@ $^ $(HOST_LIBS)
+$(OBJ)/net-%.o: net/%.c include/capsa.h $(wildcard net/*.h)
+	@mkdir -p $(OBJ)
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
+
+$(BUILD)/libcapsa-net.a: $(NET_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/capsa: $(CLI_OBJS) $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a
+	$(CC) -pthread -o $@ $(CLI_OBJS) $(BUILD)/libcapsa.a $(CLI_LIBS) $(HOST_LIBS)
 
 # The demo tools (examples/tools/demo_tool.c): one small program, the commands of
 # examples/tools/tools.json.

@@ -53,7 +53,7 @@ $(BENCH_UNMETERED)/guest.c: $(GEN)/guest.c
 	@mv $@.tmp $@
 
 $(BENCH_UNMETERED)/guest-module.o: $(BENCH_UNMETERED)/guest.c src/fuel.h tools/pgo-train.sh | \
-		$(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/cli-capsa.o
+		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS) $(BUILD)/libcapsa-net.a
 	$(call guest_cc,$<,$@)
 
 $(BENCH_UNMETERED)/capsa_bench: bench/capsa_bench.c bench/bench.h $(HOST_SRCS:%=$(OBJ)/%.o) \
@@ -61,13 +61,22 @@ $(BENCH_UNMETERED)/capsa_bench: bench/capsa_bench.c bench/bench.h $(HOST_SRCS:%=
 	$(CC) $(BENCH_CFLAGS) bench/capsa_bench.c -o $@ $(HOST_SRCS:%=$(OBJ)/%.o) \
 		$(BENCH_UNMETERED)/guest-module.o $(HOST_LIBS)
 
-.PHONY: bench-build bench-deps bench-quick
+.PHONY: bench-build bench-deps bench-quick bench-mcp
 bench-build: all $(BENCH_BIN)/native_qjs $(BENCH_BIN)/capsa_bench $(BENCH_UNMETERED)/capsa_bench
 
 # gnuplot for the chart and the peers' pinned npm packages; never fatal (the rows
 # of what is missing say "unavailable", and the chart is skipped).
 bench-deps:
 	@sh bench/deps.sh $(BENCH_BIN)
+	@sh tests/mcp/deps.sh $(BUILD)/mcp-node || echo "bench: no MCP SDK: the MCP rows will fail" >&2
+
+# The MCP rows (bench/mcp.sh): calls and sessions against a server made with the
+# same SDK in Node.js.
+BENCH_MCP_CALLS ?= 1000
+BENCH_MCP_SESSIONS ?= 100
+BENCH_MCP_RUN = @BENCH_CAPSA=$(BUILD)/capsa BENCH_MCP_NODE=$(BUILD)/mcp-node \
+	BENCH_MCP_JSON=$(BUILD)/bench-mcp.json BENCH_MCP_CALLS=$(BENCH_MCP_CALLS) \
+	BENCH_MCP_SESSIONS=$(BENCH_MCP_SESSIONS) sh bench/mcp.sh
 
 BENCH_RUN = @BENCH_BIN=$(BENCH_BIN) BENCH_UNMETERED=$(BENCH_UNMETERED)/capsa_bench \
 	BENCH_CAPSA=$(BUILD)/capsa BENCH_JSON=$(BUILD)/bench.json BENCH_REPS=$(BENCH_REPS) \
@@ -79,6 +88,7 @@ BENCH_RUN = @BENCH_BIN=$(BENCH_BIN) BENCH_UNMETERED=$(BENCH_UNMETERED)/capsa_ben
 
 bench: bench-build bench-deps
 	$(BENCH_RUN)
+	$(BENCH_MCP_RUN)
 
 # The same table with fewer repetitions: under a minute once everything is built.
 # Fewer than 10,000 sandboxes, so that target is left to make bench.
@@ -88,5 +98,11 @@ bench-quick: BENCH_CYCLES := 200
 bench-quick: BENCH_ROUNDS := 1
 bench-quick: BENCH_SANDBOXES := 1000
 bench-quick: BENCH_PROCESS_RUNS := 10
+bench-quick: BENCH_MCP_CALLS := 200
 bench-quick: bench-build bench-deps
 	$(BENCH_RUN)
+	$(BENCH_MCP_RUN)
+
+# The MCP rows alone.
+bench-mcp: all bench-deps
+	$(BENCH_MCP_RUN)

@@ -170,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     w.output = discard;
     program pr = { data, data + size, &w };
     /* A deadline in the past: a poll_oneoff that would wait stops the call at once. */
-    capsa__rt_limits limits = { 0, 1 };
+    capsa__rt_limits limits = { 0, 1, NULL };
     int trap = capsa__rt_call(&mem, NULL, &fuel, &limits, run_program, &pr, NULL);
     if (trap != 0 && trap != CAPSA__TRAP_TIMEOUT)
         abort();

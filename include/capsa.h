@@ -57,7 +57,8 @@ CAPSA_API const char *capsa_version(void);
     X(EISDIR, 14, "is a directory")                                                \
     X(ENOTEMPTY, 15, "directory not empty")                                        \
     X(ENOSPC, 16, "the sandbox's filesystem quota is exceeded")                    \
-    X(PENDING, 17, "the run waits for tool calls the host resolves (step mode)")
+    X(PENDING, 17, "the run waits for tool calls the host resolves (step mode)")  \
+    X(EINTERRUPTED, 18, "the run was interrupted (the sandbox was reset)")
 
 typedef enum capsa_status {
 #define CAPSA__ENUM(name, num, msg) CAPSA_##name = num,
@@ -248,12 +249,12 @@ typedef struct capsa_result capsa_result;
  *
  * Returns CAPSA_OK when the script completed, CAPSA_ESCRIPT when it threw (the
  * result holds the error), CAPSA_ETRAP when the guest trapped, CAPSA_ETIMEOUT or
- * CAPSA_EFUEL when a limit stopped it (after these three the sandbox is reset: its
- * JS state is lost, and it stays usable; the result describes what happened as an
- * error), CAPSA_ETOOBIG for code over 64 MiB, CAPSA_EINVAL for misuse,
+ * CAPSA_EFUEL when a limit stopped it, CAPSA_EINTERRUPTED when capsa_interrupt did
+ * (after these four the sandbox is reset: its JS state is lost, and it stays
+ * usable; the result describes what happened as an error), CAPSA_ETOOBIG for code over 64 MiB, CAPSA_EINVAL for misuse,
  * CAPSA_ENOMEM, and CAPSA_PENDING when the script waits for tool calls the caller
  * resolves (step mode, see "tools" below). On CAPSA_OK, CAPSA_ESCRIPT, CAPSA_ETRAP,
- * CAPSA_ETIMEOUT, CAPSA_EFUEL and CAPSA_PENDING, *out (if not NULL) points to the
+ * CAPSA_ETIMEOUT, CAPSA_EFUEL, CAPSA_EINTERRUPTED and CAPSA_PENDING, *out (if not NULL) points to the
  * result; otherwise it is NULL. Tool calls run while the run waits for them; the
  * time limit and the fuel span the whole run. */
 CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
@@ -273,6 +274,18 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
  * command). */
 CAPSA_API int capsa_shell(capsa_sandbox *sb, const char *cmdline, const char *input,
                           size_t input_len, const capsa_result **out);
+
+/* Asks the run in progress on sb (capsa_run, capsa_shell or capsa_resume, on
+ * another thread) to stop, as its time limit would: guest code stops at its next
+ * metering point, and waits for timers or tool calls end at once. That call then
+ * returns CAPSA_EINTERRUPTED, with the sandbox reset as after a timeout (its JS
+ * state is lost, its files are kept; the result's error is named
+ * "InterruptError"). The one function that may be called from any thread while
+ * another uses sb; sb must stay alive during the call (the caller owns both).
+ * Returns CAPSA_OK when a run was in progress (the request holds until it ends),
+ * CAPSA_ENOENT when none was (nothing happens, and the next run is not affected:
+ * a run left pending in step mode is abandoned with capsa_reset instead). */
+CAPSA_API int capsa_interrupt(capsa_sandbox *sb);
 
 /* Discards the sandbox's JS state and guest memory and starts it afresh, from
  * the engine's image: the instance is restored in place (what the guest wrote is

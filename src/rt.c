@@ -70,6 +70,7 @@ typedef struct rt_frame {
     uint64_t fuel_handed;           /* units given to the counter so far */
     bool in_host;                   /* the guest called a host function, which runs */
     uint64_t deadline_ns;           /* 0: none */
+    const int *interrupt;           /* CAPSA__RT_INTERRUPT set: stop; NULL: never */
 } rt_frame;
 
 typedef struct rt_thread {
@@ -492,6 +493,12 @@ uint64_t capsa__rt_deadline_ns(void)
     return tls.frame ? tls.frame->deadline_ns : 0;
 }
 
+int capsa__rt_interrupted(void)
+{
+    const rt_frame *f = tls.frame;
+    return f && f->interrupt && (__atomic_load_n(f->interrupt, __ATOMIC_RELAXED) & CAPSA__RT_INTERRUPT);
+}
+
 _Noreturn void capsa__rt_timeout(void)
 {
     trap_to_host(CAPSA__TRAP_TIMEOUT);
@@ -528,7 +535,7 @@ int64_t capsa__rt_fuel_slice(int64_t *counter)
         return *counter = left + FUEL_SLICE;
     }
     *counter = left; /* what a trap here reports */
-    if (f->deadline_ns && capsa__rt_now_ns() >= f->deadline_ns)
+    if ((f->deadline_ns && capsa__rt_now_ns() >= f->deadline_ns) || capsa__rt_interrupted())
         trap_to_host(CAPSA__TRAP_TIMEOUT);
     uint64_t n = next_slice(f);
     if (n == 0)
@@ -575,6 +582,7 @@ int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64
     f.fuel = fuel;
     f.fuel_limit = limits ? limits->fuel : 0;
     f.deadline_ns = limits ? limits->deadline_ns : 0;
+    f.interrupt = limits ? limits->interrupt : NULL;
     f.fuel_handed = 0;
     f.fuel_handed = next_slice(&f);
     f.in_host = false;

@@ -36,7 +36,17 @@ enum {
 typedef struct capsa__rt_limits {
     uint64_t fuel;        /* units; 0: no limit */
     uint64_t deadline_ns; /* CLOCK_MONOTONIC nanoseconds; 0: none */
+    const int *interrupt; /* another thread may set CAPSA__RT_INTERRUPT in *interrupt
+                             (atomically) to stop the call as at its deadline;
+                             NULL: never */
 } capsa__rt_limits;
+
+/* The bit of *capsa__rt_limits.interrupt that stops the call. */
+#define CAPSA__RT_INTERRUPT 2
+
+/* Whether the guest call running on this thread has been asked to stop (its
+ * interrupt bit); for host functions that wait. */
+int capsa__rt_interrupted(void);
 
 /* CLOCK_MONOTONIC now, in nanoseconds. */
 uint64_t capsa__rt_now_ns(void);

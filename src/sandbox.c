@@ -431,6 +431,9 @@ static int audited(const capsa_sandbox *sb)
 static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
 {
     capsa_result *r = &sb->result;
+    /* capsa_interrupt stops a run through its deadline's path. */
+    if (rc == CAPSA_ETIMEOUT && capsa__sandbox_interrupted(sb))
+        rc = CAPSA_EINTERRUPTED;
     sb->pending = 0;
     r->stats.wall_ms = now_ms() - sb->run_t0;
     r->stats.memory_bytes = sb->inst ? capsa__instance_memory_bytes(sb->inst) : 0;
@@ -452,21 +455,23 @@ static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
     case CAPSA_ETRAP:
     case CAPSA_ETIMEOUT:
     case CAPSA_EFUEL:
+    case CAPSA_EINTERRUPTED:
         /* The guest's state is unknown after it was stopped: drop it, keep the
            sandbox; the next call starts from the image again. */
         pool_put(sb->engine, sb->inst);
         sb->inst = NULL;
-        if (rc == CAPSA_ETIMEOUT)
-            capsa__sandbox_errorf(sb, "the run reached its time limit of %llu ms; the sandbox was "
-                                      "reset (its JS state is lost)",
-                                  (unsigned long long)sb->opts.timeout_ms);
+        if (rc == CAPSA_EINTERRUPTED)
+            capsa__sandbox_errorf(sb, "the run was interrupted; the sandbox was reset (its JS state is lost)");
+        else if (rc == CAPSA_ETIMEOUT)
+            capsa__sandbox_errorf(sb, "the run reached its time limit of %llu ms; the sandbox was reset "
+                          "(its JS state is lost)", (unsigned long long)sb->opts.timeout_ms);
         else if (rc == CAPSA_EFUEL)
-            capsa__sandbox_errorf(sb, "the run spent its fuel budget of %llu units; the sandbox was "
-                                      "reset (its JS state is lost)",
-                                  (unsigned long long)sb->opts.fuel);
-        limit = rc == CAPSA_ETRAP ? "trap" : rc == CAPSA_ETIMEOUT ? "time" : "fuel";
+            capsa__sandbox_errorf(sb, "the run spent its fuel budget of %llu units; the sandbox was reset "
+                          "(its JS state is lost)", (unsigned long long)sb->opts.fuel);
+        limit = rc == CAPSA_ETRAP ? "trap" : rc == CAPSA_ETIMEOUT ? "time"
+              : rc == CAPSA_EFUEL ? "fuel" : "interrupt";
         result_set_stopped(sb, rc == CAPSA_ETRAP ? "Trap" : rc == CAPSA_ETIMEOUT ? "TimeoutError"
-                                                                                 : "FuelError");
+                               : rc == CAPSA_EFUEL ? "FuelError" : "InterruptError");
         break;
     default:
         /* Anything else leaves the instance in an unknown state too. */
@@ -494,6 +499,7 @@ static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
     }
     switch (rc) {
     case CAPSA_OK: case CAPSA_ESCRIPT: case CAPSA_ETRAP: case CAPSA_ETIMEOUT: case CAPSA_EFUEL:
+    case CAPSA_EINTERRUPTED:
         if (out)
             *out = r;
         break;
@@ -507,7 +513,7 @@ static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
  * fuel (0 left: *spent). */
 static capsa__rt_limits step_limits(const capsa_sandbox *sb, int *spent)
 {
-    capsa__rt_limits limits = { 0, sb->run_deadline_ns };
+    capsa__rt_limits limits = { 0, sb->run_deadline_ns, &sb->busy };
     *spent = 0;
     if (sb->opts.fuel) {
         if (sb->run_fuel_used >= sb->opts.fuel)
@@ -570,13 +576,29 @@ static int resume_inner(capsa_sandbox *sb, const capsa_result **out);
 static int enter(capsa_sandbox *sb)
 {
     int expected = 0;
-    return __atomic_compare_exchange_n(&sb->busy, &expected, 1, 0, __ATOMIC_ACQ_REL,
+    return __atomic_compare_exchange_n(&sb->busy, &expected, CAPSA__BUSY_RUN, 0, __ATOMIC_ACQ_REL,
                                        __ATOMIC_ACQUIRE) ? 0 : -1;
 }
 
+/* Leaves it, and with it any interrupt that was meant for this run. */
 static void leave(capsa_sandbox *sb)
 {
     __atomic_store_n(&sb->busy, 0, __ATOMIC_RELEASE);
+}
+
+CAPSA_API int capsa_interrupt(capsa_sandbox *sb)
+{
+    if (!sb)
+        return CAPSA_EINVAL;
+    int cur = __atomic_load_n(&sb->busy, __ATOMIC_ACQUIRE);
+    while (cur & CAPSA__BUSY_RUN) {
+        if (__atomic_compare_exchange_n(&sb->busy, &cur, cur | CAPSA__BUSY_INTERRUPT, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            capsa__tools_wake(sb->tools); /* a run waiting for tool calls sees it now */
+            return CAPSA_OK;
+        }
+    }
+    return CAPSA_ENOENT;
 }
 
 CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,

@@ -11,6 +11,7 @@
 #include "capsa.h"
 #include "fs.h"
 #include "instance.h"
+#include "rt.h"
 #include "tools.h"
 #include "vfs.h"
 
@@ -45,7 +46,7 @@ struct capsa_sandbox {
     capsa__vfs *vfs;       /* the sandbox's files: kept across runs and resets */
     capsa__rw_mount *rw_mounts; /* host directories written back after each run */
     size_t n_rw_mounts;
-    int busy;              /* inside capsa_run or capsa_resume (atomic) */
+    int busy;              /* CAPSA__BUSY_* (atomic) */
     capsa_result result;
     char errmsg[1024];
     capsa__tools *tools;   /* registry, policy, calls in flight */
@@ -74,5 +75,16 @@ static inline int capsa__sandbox_busy(const capsa_sandbox *sb)
 /* Sets the message capsa_errmsg(sb) returns: the one function that writes it. */
 void capsa__sandbox_errorf(capsa_sandbox *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* sb->busy: a run is in progress, and capsa_interrupt asked it to stop (one word,
+ * so that an interrupt can only reach the run it was meant for: the end of a run
+ * clears both). */
+enum { CAPSA__BUSY_RUN = 1, CAPSA__BUSY_INTERRUPT = CAPSA__RT_INTERRUPT };
+
+/* Whether capsa_interrupt asked sb's run in progress to stop. Any thread. */
+static inline int capsa__sandbox_interrupted(const capsa_sandbox *sb)
+{
+    return __atomic_load_n(&sb->busy, __ATOMIC_ACQUIRE) & CAPSA__BUSY_INTERRUPT;
+}
 
 #endif

@@ -1176,7 +1176,7 @@ int capsa__tools_wait(capsa__tools *t, uint64_t deadline_ns)
             result = CAPSA__WAIT_READY;
             break;
         }
-        if (deadline_ns && now >= deadline_ns) {
+        if ((deadline_ns && now >= deadline_ns) || capsa__sandbox_interrupted(t->sb)) {
             result = CAPSA__WAIT_DEADLINE;
             break;
         }
@@ -1220,6 +1220,13 @@ int capsa__tools_wait(capsa__tools *t, uint64_t deadline_ns)
     if (result != CAPSA__WAIT_EXTERNAL)
         t->n_snap = 0;
     return result;
+}
+
+void capsa__tools_wake(capsa__tools *t)
+{
+    pthread_mutex_lock(&t->lock);
+    pthread_cond_broadcast(&t->done_cv);
+    pthread_mutex_unlock(&t->lock);
 }
 
 void capsa__tools_run_begin(capsa__tools *t, uint64_t run)

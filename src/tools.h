@@ -89,6 +89,10 @@ enum {
  * outcomes of callbacks, calls timing out, the guest's next timer. */
 int capsa__tools_wait(capsa__tools *t, uint64_t deadline_ns);
 
+/* Wakes capsa__tools_wait, so that it sees capsa_interrupt (it then answers
+ * CAPSA__WAIT_DEADLINE). Any thread. */
+void capsa__tools_wake(capsa__tools *t);
+
 /* A run starts (number run) / ends: calls still in flight are cancelled (their
  * late results discarded) and audited as such. */
 void capsa__tools_run_begin(capsa__tools *t, uint64_t run);

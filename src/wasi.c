@@ -1316,12 +1316,13 @@ uint32_t Z_wasi_snapshot_preview1Z_poll_oneoff(capsa__wasi *w, uint32_t in, uint
             return CAPSA__WASI_EINVAL; /* nothing can ever fire */
         uint64_t deadline = capsa__rt_deadline_ns();
         uint64_t until = deadline && deadline < wake ? deadline : wake;
-        while ((now = capsa__rt_now_ns()) < until) {
-            uint64_t d = until - now;
-            struct timespec ts = { (time_t)(d / 1000000000u), (long)(d % 1000000000u) };
+        /* In slices of at most 10 ms, so that capsa_interrupt is seen. */
+        while ((now = capsa__rt_now_ns()) < until && !capsa__rt_interrupted()) {
+            uint64_t d = until - now < 10000000u ? until - now : 10000000u;
+            struct timespec ts = { 0, (long)d };
             nanosleep(&ts, NULL);
         }
-        if (deadline && deadline < wake)
+        if ((deadline && deadline < wake) || capsa__rt_interrupted())
             capsa__rt_timeout();
     }
 

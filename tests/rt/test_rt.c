@@ -2289,18 +2289,18 @@ TEST(fuel_and_deadline)
     CHECK_INT(used1, used2, "the same call spends the same fuel");
     CHECK_INT(limited_sum(t, 100000, NULL, &used_big), 0, "sum(100000) runs");
     CHECK(used_big > used1 * 50, "fuel grows with the iterations");
-    capsa__rt_limits exact = { used1, 0 };
+    capsa__rt_limits exact = { used1, 0, NULL };
     CHECK_INT(limited_sum(t, 1000, &exact, NULL), 0, "exactly the fuel needed is enough");
-    capsa__rt_limits short_by_one = { used1 - 1, 0 };
+    capsa__rt_limits short_by_one = { used1 - 1, 0, NULL };
     uint64_t used3 = 0;
     CHECK_INT(limited_sum(t, 1000, &short_by_one, &used3), CAPSA__TRAP_FUEL,
               "one unit less stops the call");
     CHECK_INT(used3, used1 - 1, "the stopped call spent its whole budget");
-    capsa__rt_limits past = { 0, capsa__rt_now_ns() - 1 };
+    capsa__rt_limits past = { 0, capsa__rt_now_ns() - 1, NULL };
     CHECK_INT(limited_sum(t, 100000000, &past, NULL), CAPSA__TRAP_TIMEOUT,
               "a passed deadline stops a long loop");
     uint64_t t0 = capsa__rt_now_ns();
-    capsa__rt_limits soon = { 0, t0 + 20000000 };
+    capsa__rt_limits soon = { 0, t0 + 20000000, NULL };
     int trap = limited_sum(t, 4000000000u, &soon, NULL);
     uint64_t took_ms = (capsa__rt_now_ns() - t0) / 1000000;
     CHECK_INT(trap, CAPSA__TRAP_TIMEOUT, "a 20 ms deadline stops 4e9 iterations");
@@ -2346,9 +2346,9 @@ TEST(fuel_at_the_host_boundary)
     CHECK_INT(sum_then(t, n, 3, NULL, &exited), CAPSA__TRAP_EXIT, "a host function exits");
     CHECK_INT(exited, used[0], "a trap from a host function reports the guest's count");
     t->host.mode = HOST_ECHO;
-    capsa__rt_limits exact = { used[0], 0 };
+    capsa__rt_limits exact = { used[0], 0, NULL };
     CHECK_INT(sum_then(t, n, 3, &exact, NULL), 0, "exactly the fuel needed is enough");
-    capsa__rt_limits short_by_one = { used[0] - 1, 0 };
+    capsa__rt_limits short_by_one = { used[0] - 1, 0, NULL };
     uint64_t spent = 0;
     CHECK_INT(sum_then(t, n, 0, &short_by_one, &spent), CAPSA__TRAP_FUEL,
               "one unit less stops the call");

@@ -1,7 +1,9 @@
 /* The public API end to end: engines and sandboxes, runs and results, state that
  * persists between runs, reset, errors with positions, output capture and caps,
- * bad input, many live sandboxes, and allocation failure at every step. */
+ * bad input, many live sandboxes, interrupts from another thread, and allocation
+ * failure at every step. */
 #include <jansson.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -706,6 +708,107 @@ TEST(shell)
     capsa_sandbox_free(sb);
 }
 
+/* capsa_interrupt from another thread: the guest prints "go" when it is about to
+ * wait (spin, sleep, wait for a tool), the output callback wakes the interrupter,
+ * and the run must end as interrupted (its time limit, 60 s, would say timeout). */
+typedef struct interrupter {
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    int go;
+    capsa_sandbox *sb;
+    int rc;
+} interrupter;
+
+static void interrupt_on_go(void *ud, int stream, const char *data, size_t len)
+{
+    interrupter *it = ud;
+    if (stream == CAPSA_STDOUT && len >= 2 && memcmp(data, "go", 2) == 0) {
+        pthread_mutex_lock(&it->lock);
+        it->go = 1;
+        pthread_cond_signal(&it->cv);
+        pthread_mutex_unlock(&it->lock);
+    }
+}
+
+static void *interrupt_thread(void *arg)
+{
+    interrupter *it = arg;
+    pthread_mutex_lock(&it->lock);
+    while (!it->go)
+        pthread_cond_wait(&it->cv, &it->lock);
+    pthread_mutex_unlock(&it->lock);
+    /* The run may be between its "go" and its wait: the request holds anyway. */
+    it->rc = capsa_interrupt(it->sb);
+    return NULL;
+}
+
+/* A tool that never answers on its own: it waits until its call is cancelled. */
+static void waiting_tool(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    while (!capsa_tool_reply_cancelled(reply)) {
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+    capsa_tool_reply_error(reply, "cancelled", "gave up");
+}
+
+TEST(interrupt)
+{
+    CHECK_INT(capsa_interrupt(NULL), CAPSA_EINVAL, "interrupting NULL is misuse");
+    interrupter it = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, -1 };
+    capsa_options o;
+    capsa_options_init(&o);
+    o.timeout_ms = 60000;
+    o.on_output = interrupt_on_go;
+    o.on_output_ud = &it;
+    capsa_sandbox *sb = NULL;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_OK, "a sandbox with an output callback");
+    it.sb = sb;
+    CHECK_INT(capsa_interrupt(sb), CAPSA_ENOENT, "no run in progress: nothing to interrupt");
+    capsa_tool_def d;
+    capsa_tool_def_init(&d);
+    d.name = "slow.wait";
+    d.fn = waiting_tool;
+    CHECK_INT(capsa_tool_add(sb, &d), CAPSA_OK, "a tool that waits to be cancelled");
+    CHECK_INT(capsa_policy_add(sb, "slow.wait", NULL, 0), CAPSA_OK, "and its capability");
+    static const char *const waits[] = {
+        "console.log('go'); for (;;) {}",
+        "console.log('go'); await new Promise(r => setTimeout(r, 600000))",
+        "console.log('go'); await tools.slow.wait({})",
+        "console.log('go'); await shell('sleep 600')",
+    };
+    int rc;
+    for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
+        run(sb, "var kept = 'state'", &rc);
+        it.go = 0;
+        it.rc = -1;
+        pthread_t th;
+        pthread_create(&th, NULL, interrupt_thread, &it);
+        const capsa_result *r = run(sb, waits[i], &rc);
+        pthread_join(th, NULL);
+        CHECK_INT(it.rc, CAPSA_OK, "capsa_interrupt found the run in progress");
+        CHECK_INT(rc, CAPSA_EINTERRUPTED, waits[i]);
+        CHECK_STR(capsa_result_error_name(r), "InterruptError", "the result names the interrupt");
+        CHECK_CONTAINS(capsa_errmsg(sb), "interrupted", "capsa_errmsg says so");
+        r = run(sb, "return typeof kept", &rc);
+        CHECK_STR(capsa_result_value(r), "\"undefined\"", "the JS state is gone, as after a limit");
+    }
+    /* A run after an interrupt is not affected by it, and files survive it. */
+    CHECK_INT(capsa_fs_write(sb, "/workspace/kept.txt", "k", 1), CAPSA_OK, "a file");
+    it.go = 0;
+    pthread_t th;
+    pthread_create(&th, NULL, interrupt_thread, &it);
+    run(sb, "console.log('go'); for (;;) {}", &rc);
+    pthread_join(th, NULL);
+    CHECK_INT(capsa_interrupt(sb), CAPSA_ENOENT, "after the run, nothing is in progress");
+    const capsa_result *r = run(sb, "let n = 0; for (let i = 0; i < 100000; i++) n += i; "
+                                    "return fs.readFileSync('kept.txt', 'utf8') + n", &rc);
+    CHECK_INT(rc, CAPSA_OK, "the next run completes");
+    CHECK_STR(capsa_result_value(r), "\"k4999950000\"", "with the files kept");
+    capsa_sandbox_free(sb);
+    CHECK_STR(capsa_errname(CAPSA_EINTERRUPTED), "CAPSA_EINTERRUPTED", "the code has its name");
+}
+
 int main(void)
 {
     if (capsa_engine_new(NULL, &engine) != CAPSA_OK) {
@@ -729,6 +832,7 @@ int main(void)
     RUN(pool_recycling);
     RUN(timeout);
     RUN(fuel);
+    RUN(interrupt);
     RUN(allocation_failure);
     RUN(shell);
     capsa_engine_free(engine);

@@ -242,7 +242,7 @@ int main(int argc, char **argv)
     if (trap)
         return fail("instantiating: %s", capsa__rt_trap_message(trap));
     w.memory = m->memory(inst);
-    capsa__rt_limits limits = { 0, capsa__rt_now_ns() + DEADLINE_NS };
+    capsa__rt_limits limits = { 0, capsa__rt_now_ns() + DEADLINE_NS, NULL };
     trap = capsa__rt_call(w.memory, NULL, m->fuel(inst), &limits, do_start, &c, NULL);
 
     int status = 0;

@@ -1,0 +1,47 @@
+/* Host tools that are external commands (--tools files) and the capabilities that
+ * allow them (--policy, --allow), read once and registered into any number of
+ * sandboxes: `capsa run` and `capsa shell` use one, `capsa mcp` one per session.
+ * Built on include/capsa.h only (and jansson, to read the tool files). */
+#ifndef CAPSA_CLI_TOOLS_H
+#define CAPSA_CLI_TOOLS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "capsa.h"
+
+/* The largest file cli_read_all reads. */
+#define CLI_MAX_INPUT (64u << 20)
+
+/* Reads all of f into a new buffer (*len bytes, NUL-terminated) that the caller
+ * frees with free(). Returns NULL with errno set on failure; EFBIG when over
+ * CLI_MAX_INPUT. */
+char *cli_read_all(FILE *f, size_t *len);
+
+/* The tools and the policy of a command line. Immutable once loaded: sandboxes
+ * on different threads may share it (each command tool runs in its own process). */
+typedef struct cli_tools cli_tools;
+
+/* Reads the tool files and the policy file, checking the tool files' format.
+ * max_result is the largest result a command may print (the sandboxes'
+ * tool_max_result). On success *out owns a new set that the caller frees with
+ * cli_tools_free; on failure it is NULL, -1 is returned and stderr says what is
+ * wrong ("capsa: --tools FILE: line L column C: ..." or the field at fault). */
+int cli_tools_load(const char *const *tool_files, int n_tool_files, const char *policy_file,
+                   const char *const *allows, int n_allows, uint64_t max_result, cli_tools **out);
+
+/* Registers the tools in sb and gives it the policy. Returns 0, or -1 after saying
+ * on stderr what failed (a tool's name or schema, the policy's line or field).
+ * ts must outlive sb (its tools' callbacks use it). */
+int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb);
+
+/* Whether any tool file was given. */
+int cli_tools_count(const cli_tools *ts);
+
+/* The name of tool i (0 <= i < cli_tools_count), valid as long as ts. */
+const char *cli_tools_name(const cli_tools *ts, int i);
+
+/* Frees ts. NULL is a no-op. */
+void cli_tools_free(cli_tools *ts);
+
+#endif

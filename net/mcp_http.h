@@ -1,0 +1,34 @@
+/* The MCP Streamable HTTP transport on net/http.h: one endpoint (/mcp) where a
+ * POST carries one message and is answered with JSON, or with an SSE stream when
+ * the request may send notifications before its answer (progress, log output);
+ * GET opens the session's own SSE stream; DELETE ends the session. A session is
+ * opened by an initialize POST and named by the Mcp-Session-Id header from then
+ * on; an MCP-Protocol-Version header must name a version the server speaks
+ * (else 400). */
+#ifndef CAPSA_NET_MCP_HTTP_H
+#define CAPSA_NET_MCP_HTTP_H
+
+#include "http.h"
+#include "mcp_server.h"
+
+typedef struct mcp_http_config {
+    http_config http;     /* address, token, origins, body limit */
+    size_t max_sessions;  /* live sessions; 0: 100 */
+    double idle_s;        /* a session unused this long expires; 0: 1800 */
+} mcp_http_config;
+
+typedef struct mcp_http mcp_http;
+
+/* Starts serving srv. On failure returns NULL with err set. */
+mcp_http *mcp_http_start(mcp_server *srv, const mcp_http_config *cfg, char *err, size_t errsize);
+
+/* The port it listens on. */
+uint16_t mcp_http_port(const mcp_http *h);
+
+/* Ends the sessions idle for too long; call it now and then (every second). */
+void mcp_http_expire(mcp_http *h);
+
+/* Stops listening, ends every session and frees h. NULL is a no-op. */
+void mcp_http_free(mcp_http *h);
+
+#endif

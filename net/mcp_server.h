@@ -1,0 +1,120 @@
+/* The MCP server, transport-neutral: the lifecycle and version negotiation
+ * (2025-11-25, 2025-06-18, 2025-03-26), ping, tools/list and tools/call (the
+ * execute tool, and with expose_tools each granted host tool), the session's files
+ * under /workspace as resources, cancellation (notifications/cancelled interrupts
+ * the running code), progress, and console output as log notifications. Each
+ * session has its own sandbox, whose JS globals and files persist from call to
+ * call, and a worker thread that runs its calls in order; the transport hands it
+ * message texts and gets back what to send through a sink. Built on
+ * include/capsa.h and net/jsonrpc.h. */
+#ifndef CAPSA_NET_MCP_SERVER_H
+#define CAPSA_NET_MCP_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capsa.h"
+
+/* The protocol revisions served, newest first. */
+#define MCP_LATEST_VERSION "2025-11-25"
+
+/* Where the messages that one incoming message causes go: its responses, and the
+ * notifications (progress, log messages) of the requests it carried. Written by
+ * the transport; the server holds a reference while a request of it is pending.
+ * emit may be called from the session's worker thread and the transport's thread
+ * at once: it must lock what it shares. */
+typedef struct mcp_sink mcp_sink;
+struct mcp_sink {
+    /* One message, json[0..len) (one line, no newline). is_response: it answers
+     * one of the requests (json NULL: that request was cancelled, and its answer
+     * is withheld). */
+    void (*emit)(mcp_sink *sink, const char *json, size_t len, int is_response);
+    /* Called when the last reference goes. */
+    void (*destroy)(mcp_sink *sink);
+    int refs; /* set to 1 by the transport; atomic */
+};
+void mcp_sink_hold(mcp_sink *sink);
+void mcp_sink_drop(mcp_sink *sink);
+
+/* What the server does; strings are copied. */
+typedef struct mcp_server_config {
+    capsa_engine *engine;       /* shared by the sessions' sandboxes; not owned */
+    capsa_options sandbox;      /* each session's sandbox (limits apply to each call);
+                                   on_output and on_audit are the server's */
+    /* Registers the host tools and the policy in a new sandbox: 0, or -1 after
+       saying why on stderr. Called for every session, from any thread. */
+    int (*setup)(void *ud, capsa_sandbox *sb);
+    void *setup_ud;
+    /* Every audit line of every session (NULL: none), with the session's id;
+       from the sessions' worker threads at once. */
+    void (*audit)(void *ud, const char *session, const char *line, size_t len);
+    void *audit_ud;
+    const char *tool_name;      /* the code tool; NULL: "execute" */
+    int expose_tools;           /* list each granted host tool as an MCP tool too */
+    int fresh_each_call;        /* reset JS state and files before every call */
+    int log_output;             /* console output as notifications/message */
+    size_t max_text;            /* bytes of a result's text; 0: 64 KiB */
+    size_t max_queue;           /* requests queued per session; 0: 1024 */
+    size_t max_message;         /* bytes of one incoming message; 0: 4 MiB */
+    const char *server_version; /* serverInfo.version; NULL: capsa's */
+} mcp_server_config;
+
+typedef struct mcp_server mcp_server;
+
+/* Creates a server: makes one sandbox to learn the tools' declarations for the
+ * tool descriptions. On success *out owns it (free with mcp_server_free); on
+ * failure *out is NULL and err says why. */
+int mcp_server_new(const mcp_server_config *cfg, mcp_server **out, char *err, size_t errsize);
+/* Frees the server; its sessions must have been freed. NULL is a no-op. */
+void mcp_server_free(mcp_server *srv);
+
+/* The tools/list result, as JSON text (owned by the server). */
+const char *mcp_server_tools_json(const mcp_server *srv);
+
+/* The largest message text the server takes (its max_message). */
+size_t mcp_server_max_message(const mcp_server *srv);
+
+typedef struct mcp_session mcp_session;
+
+/* A new session with its own sandbox and worker thread; id (copied) names it in
+ * the audit. On success *out owns it (mcp_session_free); on failure *out is NULL
+ * and err says why. */
+int mcp_session_new(mcp_server *srv, const char *id, mcp_session **out, char *err, size_t errsize);
+
+/* Ends the session: the running call is interrupted, queued ones are dropped
+ * (their answers withheld), the worker is joined and the sandbox freed. NULL is a
+ * no-op. */
+void mcp_session_free(mcp_session *ss);
+
+/* Waits until the session has no request queued or running (a transport whose
+ * input ended lets the answers it owes go out first). */
+void mcp_session_drain(mcp_session *ss);
+
+/* What one incoming message held (for a transport that must decide how to
+ * answer, as Streamable HTTP does). */
+typedef struct mcp_handled {
+    int requests;     /* responses that will reach the sink (cancelled ones as NULL) */
+    int initialize;   /* it held an initialize request */
+    int streamable;   /* a request may send notifications before its answer
+                         (a tools/call with a progress token or log output) */
+} mcp_handled;
+
+/* Handles one message text (one message: batches, which only 2025-03-26 had,
+ * are refused with -32600). Answers and notifications go to sink, now or later
+ * from the worker (it is held as long as needed). *info (may be NULL) says what
+ * it held. */
+void mcp_session_handle(mcp_session *ss, const char *text, size_t len, mcp_sink *sink,
+                        mcp_handled *info);
+
+/* Whether text is one initialize request (what may open a session). */
+int mcp_is_initialize(const char *text, size_t len);
+
+/* The session's negotiated version ("" before initialize) and whether it has
+ * been initialized. */
+const char *mcp_session_version(mcp_session *ss);
+int mcp_session_ready(mcp_session *ss);
+
+/* Whether a protocol version is one this server speaks. */
+int mcp_version_supported(const char *version);
+
+#endif
