@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
+#include "expand.h"
 
 #define MAX_DEPTH 64
 

@@ -4598,14 +4598,7 @@ static int format_sh(jq *q, sh_buf *b, jv *in)
             st |= sh_buf_addc(b, ' ');
         switch (x->kind) {
         case JK_STR:
-            st |= sh_buf_addc(b, '\'');
-            for (size_t k = 0; k < x->len; k++) {
-                if (x->str[k] == '\'')
-                    st |= sh_buf_adds(b, "'\\''");
-                else
-                    st |= sh_buf_addc(b, x->str[k]);
-            }
-            st |= sh_buf_addc(b, '\'');
+            st |= sh_buf_add_squoted(b, x->str, x->len);
             break;
         case JK_NUM:
             fmt_num(num, x->num);

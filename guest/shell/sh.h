@@ -1,7 +1,9 @@
-/* The shell's internal interface: what a command (applet or builtin) sees of the
- * shell — its standard streams, the environment, the working directory — and the
- * table that names every applet. Everything here runs inside the guest; the same
- * files also build natively (tests/shell/native.c) for development and tests. */
+/* What an applet sees of the shell: its standard streams, the environment, the
+ * working directory, running another command (sh_run), and the plumbing every
+ * command shares: buffers, streams, messages, files, option parsing (io.c). The
+ * environment is state.c's, sh_run exec.c's, the registry applets.c's.
+ * Everything here runs inside the guest; the same files also build natively
+ * (tests/shell/native.c) for development and tests. */
 #ifndef CAPSA_SHELL_SH_H
 #define CAPSA_SHELL_SH_H
 
@@ -29,6 +31,9 @@ int sh_buf_addc(sh_buf *b, char c);
 int sh_buf_adds(sh_buf *b, const char *s);
 int sh_buf_addf(sh_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int sh_buf_vaddf(sh_buf *b, const char *fmt, va_list ap);
+/* Appends s[0..n) in single quotes for the shell, each ' as '\'': 0, or -1
+ * when out of memory (what was appended stays). */
+int sh_buf_add_squoted(sh_buf *b, const char *s, size_t n);
 /* NUL-terminates the contents (the NUL is not counted in len) and returns them,
  * or NULL when out of memory. The pointer is the buffer's own. */
 char *sh_buf_cstr(sh_buf *b);
@@ -74,6 +79,9 @@ int sh_outc(sh_proc *p, char c);
 int sh_printf(sh_proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Writes "NAME: " and the formatted message and a newline to stderr. */
 void sh_err(sh_proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same to any stream and under any name (the shell's own reports are "sh: "). */
+void sh_verr(sh_stream *err, const char *name, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 /* Writes "NAME: PATH: strerror(errno)" to stderr (errno as it is at the call). */
 void sh_err_path(sh_proc *p, const char *path);
 
