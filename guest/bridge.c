@@ -136,10 +136,8 @@ static int cmd_js(sh_proc *p, int argc, char **argv)
         print = argv[1][1] == 'p' || strcmp(argv[1], "--print") == 0;
         code = strdup(argv[2]);
         len = code ? strlen(code) : 0;
-        if (!code) {
-            sh_err(p, "out of memory");
-            return 1;
-        }
+        if (!code)
+            return sh_oom(p);
     } else if (argc >= 2 && (strcmp(argv[1], "-e") == 0 || strcmp(argv[1], "-p") == 0)) {
         sh_err(p, "%s requires an argument", argv[1]);
         return 9;
@@ -199,8 +197,7 @@ static int cmd_tool(sh_proc *p, int argc, char **argv)
     JSValue args = JS_NewArray(ctx);
     if (JS_IsException(args)) {
         JS_FreeValue(ctx, JS_GetException(ctx));
-        sh_err(p, "out of memory");
-        return 1;
+        return sh_oom(p);
     }
     for (int i = 1; i < argc; i++)
         JS_SetPropertyUint32(ctx, args, (uint32_t)(i - 1), JS_NewString(ctx, argv[i]));

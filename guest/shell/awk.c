@@ -445,31 +445,6 @@ static double to_num(const aval *v)
     }
 }
 
-/* Whether fmt is a safe single floating conversion for CONVFMT/OFMT. */
-static int valid_numfmt(const char *fmt)
-{
-    int convs = 0;
-    for (const char *s = fmt; *s; s++) {
-        if (*s != '%')
-            continue;
-        if (s[1] == '%') {
-            s++;
-            continue;
-        }
-        s++;
-        s += strspn(s, "-+ #0");
-        s += strspn(s, "0123456789");
-        if (*s == '.') {
-            s++;
-            s += strspn(s, "0123456789");
-        }
-        if (!*s || !strchr("eEfFgGaA", *s))
-            return 0;
-        convs++;
-    }
-    return convs == 1;
-}
-
 /* Appends the text of number d: integers as integers, others through fmt. */
 static int num_append(sh_buf *b, double d, const char *fmt)
 {
@@ -481,7 +456,7 @@ static int num_append(sh_buf *b, double d, const char *fmt)
         return sh_buf_adds(b, d < 0 ? "-inf" : "+inf");
     if (d == floor(d))
         return sh_buf_addf(b, "%.0f", d);
-    if (!valid_numfmt(fmt))
+    if (!sh_one_float_format(fmt, "-+ #0"))
         fmt = "%.6g";
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -854,10 +829,10 @@ static char *regex_translate(aw *I, const char *s)
         case 'a': r = sh_buf_addc(&b, '\a'); break;
         case '/': r = sh_buf_addc(&b, '/'); break;
         case '"': r = sh_buf_addc(&b, '"'); break;
-        case 's': r = sh_buf_adds(&b, "[[:space:]]"); break;
-        case 'S': r = sh_buf_adds(&b, "[^[:space:]]"); break;
-        case 'w': r = sh_buf_adds(&b, "[[:alnum:]_]"); break;
-        case 'W': r = sh_buf_adds(&b, "[^[:alnum:]_]"); break;
+        case 's':
+        case 'S':
+        case 'w':
+        case 'W': r = sh_rx_class(&b, d, 0) < 0; break;
         default:
             r = sh_buf_addc(&b, '\\');
             r |= sh_buf_addc(&b, d);
@@ -4778,7 +4753,7 @@ static int awk_main(sh_proc *p, int argc, char **argv)
     };
     aw *I = calloc(1, sizeof(*I));
     if (!I) {
-        sh_err(p, "out of memory");
+        sh_oom(p);
         return 2;
     }
     I->p = p;
@@ -4790,7 +4765,7 @@ static int awk_main(sh_proc *p, int argc, char **argv)
     int nassign = 0, have_prog = 0, status = 0, c;
     if (!assigns) {
         free(I);
-        sh_err(p, "out of memory");
+        sh_oom(p);
         return 2;
     }
     while ((c = sh_getopt(p, &o, argc, argv, "+F:f:v:e:", longs)) != -1) {

@@ -2859,7 +2859,7 @@ static int string_from(jq *q, const strstep *s)
         jv *part = i % 2 ? s->texts[i] : s->n->args[i]->val;
         st = sh_buf_add(&b, part->str, part->len);
     }
-    jv *r = st == 0 && sh_buf_addc(&b, 0) == 0 ? (b.len--, jv_str_buf(&b)) : NULL;
+    jv *r = st == 0 ? jv_str_buf(&b) : NULL;
     sh_buf_free(&b);
     if (!r)
         return oom(q);
@@ -3798,11 +3798,6 @@ static jv *nat_implode(jq *q, jv *in, jv **args)
             return checked(q, NULL);
         }
     }
-    if (sh_buf_addc(&b, 0) < 0) {
-        sh_buf_free(&b);
-        return checked(q, NULL);
-    }
-    b.len--;
     return checked(q, jv_str_buf(&b));
 }
 
@@ -3858,11 +3853,6 @@ static jv *nat_join(jq *q, jv *in, jv **args)
             return checked(q, NULL);
         }
     }
-    if (sh_buf_addc(&b, 0) < 0) {
-        sh_buf_free(&b);
-        return checked(q, NULL);
-    }
-    b.len--;
     return checked(q, jv_str_buf(&b));
 }
 
@@ -4292,27 +4282,6 @@ typedef struct jq_regex {
     int global;
 } jq_regex;
 
-/* Appends the POSIX form of the Oniguruma class escape c (\d \s \w ...), inside
- * or outside a bracket expression: 1, 0 if c is not a class, -1 when out of
- * memory. */
-static int class_escape(sh_buf *b, char c, int in_bracket)
-{
-    const char *cls = NULL;
-    int neg = 0;
-    switch (c) {
-    case 'd': cls = "0-9"; break;
-    case 'D': cls = "0-9", neg = 1; break;
-    case 's': cls = "[:space:]"; break;
-    case 'S': cls = "[:space:]", neg = 1; break;
-    case 'w': cls = "[:alnum:]_"; break;
-    case 'W': cls = "[:alnum:]_", neg = 1; break;
-    default: return 0;
-    }
-    if (in_bracket && !neg)
-        return sh_buf_adds(b, cls) < 0 ? -1 : 1;
-    return sh_buf_addf(b, "[%s%s]", neg ? "^" : "", cls) < 0 ? -1 : 1;
-}
-
 static void regex_free(jq_regex *r)
 {
     regfree(&r->re);
@@ -4361,7 +4330,7 @@ static int regex_compile(jq *q, jq_regex *r, jv *re, jv *flags)
         }
         if (c == '\\' && i + 1 < re->len) {
             char d = s[++i];
-            int cls = class_escape(&b, d, in_bracket);
+            int cls = sh_rx_class(&b, d, in_bracket);
             if (cls) {
                 st = cls < 0 ? -1 : 0;
                 continue;
@@ -5605,7 +5574,7 @@ static jv *load_named_file(sh_proc *p, const char *path, int raw)
     }
     free(data);
     if (!v)
-        sh_err(p, "out of memory");
+        sh_oom(p);
     return v;
 }
 
@@ -5665,7 +5634,7 @@ static int parse_args(sh_proc *p, int argc, char **argv, options *opt, jq *q, ru
     q->dump.indent = 2;
     opt->files = calloc((size_t)argc + 1, sizeof *opt->files);
     if (!opt->files || !(st->positional = jv_new(JK_ARR))) {
-        sh_err(p, "out of memory");
+        sh_oom(p);
         return 2;
     }
     for (int i = 1; i < argc; i++) {
@@ -5681,7 +5650,7 @@ static int parse_args(sh_proc *p, int argc, char **argv, options *opt, jq *q, ru
                     return 2;
                 }
                 if (arr_push(st->positional, v) < 0) {
-                    sh_err(p, "out of memory");
+                    sh_oom(p);
                     return 2;
                 }
             } else {
@@ -5772,7 +5741,7 @@ static int parse_args(sh_proc *p, int argc, char **argv, options *opt, jq *q, ru
                     return 2;
             }
             if (add_named(st, name, v) < 0) {
-                sh_err(p, "out of memory");
+                sh_oom(p);
                 return 2;
             }
             i += 2;
@@ -5847,7 +5816,7 @@ static int jq_main(sh_proc *p, int argc, char **argv)
     opt.program = "";
     if (!text_ok) {
         sh_buf_free(&text);
-        sh_err(p, "out of memory");
+        sh_oom(p);
         free(opt.files);
         run_state_free(&st);
         return 2;

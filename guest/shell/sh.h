@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __wasm__
 /* wasi-libc declares errno _Thread_local; clang 14 can only reach such a variable
@@ -141,6 +142,37 @@ extern const sh_applet sh_applets_util[];  /* util.c: test expr xargs diff date 
 const sh_applet *sh_applet_find(const char *name);
 /* The i-th applet of all tables (0, 1, ...), or NULL past the last. */
 const sh_applet *sh_applet_at(size_t i);
+
+/* --- helpers.c: what the applets share beyond the plumbing ------------------ */
+
+/* Reports running out of memory ("NAME: out of memory") and returns 1, the
+ * status the applets give for it. */
+int sh_oom(sh_proc *p);
+/* stat (lstat when follow is 0) of a path against the working directory: 0, or
+ * -1 with errno set (ENOMEM when out of memory; ENOENT for "", which names no
+ * file, as GNU's tools read it). */
+struct stat;
+int sh_stat(sh_proc *p, const char *path, struct stat *st, int follow);
+/* The multiplier of the GNU size suffix s (what follows a number): a unit
+ * letter among letters (each tool accepts its own: "KMGTPEkmgt", ...), alone or
+ * followed by "iB" (powers of 1024) or "B" (powers of 1000), K the first power,
+ * then M G T P E Z Y R Q. 0 with *mult set (saturated at UINTMAX_MAX), or -1
+ * when s is no such suffix. */
+int sh_size_suffix(const char *s, const char *letters, uintmax_t *mult);
+/* The length of the POSIX bracket expression at s[0] == '[' (s[0..n)): "[]a]",
+ * "[^]a]" and [:class:], [.coll.], [=equiv=] inside it included; 0 when it is
+ * not closed. */
+size_t sh_rx_bracket(const char *s, size_t n);
+/* Appends the POSIX form of the class escape \c (\d \D \s \S \w \W, as GNU
+ * grep and Oniguruma know them; gawk has the last four) for use outside a
+ * bracket expression, or inside one (a negated class still becomes a bracket
+ * expression of its own there): 1, 0 when c is no class letter, -1 when out of
+ * memory. */
+int sh_rx_class(sh_buf *b, char c, int in_bracket);
+/* Whether the printf format fmt has exactly one conversion, a floating one
+ * (e E f F g G a A) with only the given flag characters, width and precision:
+ * the formats awk's OFMT and CONVFMT and seq -f may hold ("%%" aside). */
+int sh_one_float_format(const char *fmt, const char *flags);
 
 /* Option parsing shared by the applets: getopt_long-like and reentrant. Options
  * end at "--"; "-" is an operand. As GNU's, options may follow operands (they
