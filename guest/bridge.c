@@ -1,8 +1,9 @@
 /* The shell inside the guest and its bridges: `await shell(cmd)` in JS, the
  * shell's `js`/`node` commands (JS evaluated in the same context, its console
- * output going down the shell's pipes) and `tool` (host tools called through
- * tools.js, so with the same capability checks as from JS), and the entry of the
- * host's capsa_shell. */
+ * output going down the shell's pipes: capsa_bridge_console says where) and
+ * `tool` (host tools called through tools.js, so with the same capability checks
+ * as from JS), and the entry of the host's capsa_shell. Waiting for JS goes
+ * through loop.c, the calls a command started through tools.c. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* Shell arithmetic, $(( )) and (( )): C's integer operators on 64-bit values,
- * with variables by name (their values evaluated in turn) and assignments. */
+ * with variables by name (their values evaluated in turn) and assignments. In
+ * the expansion layer (expand.h), on the base alone. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* jq, the command: options, named arguments, reading the inputs, running the
- * program on each and printing its outputs as jq 1.6 does. The language
- * itself is in jq_lex.c, jq_parse.c, jq_eval.c and jq_builtins.c. */
+ * program on each and printing its outputs as jq 1.6 does. The values and the
+ * language are in jq_json.c, jq_lex.c, jq_parse.c, jq_eval.c and
+ * jq_builtins.c. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

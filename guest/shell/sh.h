@@ -1,7 +1,8 @@
 /* What an applet sees of the shell: its standard streams, the environment, the
- * working directory, running another command (sh_run), and the plumbing every
- * command shares: buffers, streams, messages, files, option parsing (io.c). The
- * environment is state.c's, sh_run exec.c's, the registry applets.c's.
+ * working directory, running another command (sh_run), the plumbing every
+ * command shares (buffers, streams, messages, files, option parsing: io.c) and
+ * the helpers the applets share (helpers.c). The environment is state.c's,
+ * sh_run exec.c's, the registry applets.c's.
  * Everything here runs inside the guest; the same files also build natively
  * (tests/shell/native.c) for development and tests. */
 #ifndef CAPSA_SHELL_SH_H
