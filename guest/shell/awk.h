@@ -5,9 +5,12 @@
 #ifndef CAPSA_SHELL_AWK_H
 #define CAPSA_SHELL_AWK_H
 
+#include <limits.h>
+#include <math.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "sh.h"
 
@@ -215,14 +218,10 @@ char *awk_xstrndup(aw *I, const char *s, size_t n);
 char *awk_xstrdup(aw *I, const char *s);
 /* Grows *arr (of *cap elements of size) to hold at least need; 0 or -1. */
 int awk_grow(aw *I, void **arr, int *cap, int need, size_t size);
-void awk_val_free(aval *v);
 /* The numeric value of a string: its leading number, or 0. */
 double awk_str_to_num(const char *s);
 /* Makes v a string from input: T_STRNUM when it looks numeric. Takes s. */
 void awk_val_set_input(aval *v, char *s);
-/* d as an integer, saturated to the long long range (0 for NaN). */
-long long awk_to_ll(double d);
-double awk_to_num(const aval *v);
 /* Appends the text of number d: integers as integers, others through fmt. */
 int awk_num_append(sh_buf *b, double d, const char *fmt);
 /* The string value of v (numbers through CONVFMT, cached in v); NULL when out
@@ -231,10 +230,6 @@ const char *awk_str_of(aw *I, aval *v);
 /* Appends v as print writes it: numbers through OFMT. */
 int awk_val_output(aw *I, sh_buf *b, aval *v);
 int awk_val_copy(aw *I, aval *dst, const aval *src);
-void awk_val_num(aval *v, double d);
-/* Makes v the string s (taken). */
-void awk_val_str(aval *v, char *s);
-int awk_truth(const aval *v);
 /* awk's comparison: numeric when both sides are numbers (or numeric input),
  * else as strings. Returns <0, 0, >0; 2 for unordered (NaN). */
 int awk_compare(aw *I, aval *a, aval *b, int *err);
@@ -268,6 +263,69 @@ int awk_regex_exec(const are *r, const char *s, int notbol, regmatch_t *m, size_
 are *awk_regex_dynamic(aw *I, const char *src, int line);
 /* The regex of a match operand: a /literal/ or any expression's string. */
 are *awk_node_regex(aw *I, anode *n);
+
+/* The value helpers that every expression uses, inline: the evaluator, the
+ * records and the builtins are files of their own and use them for each value. */
+static inline void awk_val_free(aval *v)
+{
+    free(v->str);
+    v->str = NULL;
+    v->type = T_UNINIT;
+    v->num = 0;
+}
+
+static inline void awk_val_num(aval *v, double d)
+{
+    awk_val_free(v);
+    v->type = T_NUM;
+    v->num = d;
+}
+
+/* Makes v the string s (taken). */
+static inline void awk_val_str(aval *v, char *s)
+{
+    awk_val_free(v);
+    v->type = T_STR;
+    v->str = s;
+}
+
+static inline int awk_truth(const aval *v)
+{
+    switch (v->type) {
+    case T_NUM:
+    case T_STRNUM:
+        return v->num != 0;
+    case T_STR:
+        return v->str[0] != '\0';
+    default:
+        return 0;
+    }
+}
+
+static inline double awk_to_num(const aval *v)
+{
+    switch (v->type) {
+    case T_NUM:
+    case T_STRNUM:
+        return v->num;
+    case T_STR:
+        return awk_str_to_num(v->str);
+    default:
+        return 0;
+    }
+}
+
+/* d as an integer, saturated to the long long range (0 for NaN). */
+static inline long long awk_to_ll(double d)
+{
+    if (isnan(d))
+        return 0;
+    if (d >= 9.2e18)
+        return LLONG_MAX;
+    if (d <= -9.2e18)
+        return LLONG_MIN;
+    return (long long)d;
+}
 
 /* --- awk_lex.c ---------------------------------------------------------------- */
 

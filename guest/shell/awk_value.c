@@ -86,14 +86,6 @@ int awk_grow(aw *I, void **arr, int *cap, int need, size_t size)
     return 0;
 }
 
-void awk_val_free(aval *v)
-{
-    free(v->str);
-    v->str = NULL;
-    v->type = T_UNINIT;
-    v->num = 0;
-}
-
 /* ---------------------------------------------------------------- numbers, strings */
 
 /* The length of the longest prefix of s (after blanks) that is a decimal number
@@ -180,30 +172,6 @@ void awk_val_set_input(aval *v, char *s)
     }
 }
 
-long long awk_to_ll(double d)
-{
-    if (isnan(d))
-        return 0;
-    if (d >= 9.2e18)
-        return LLONG_MAX;
-    if (d <= -9.2e18)
-        return LLONG_MIN;
-    return (long long)d;
-}
-
-double awk_to_num(const aval *v)
-{
-    switch (v->type) {
-    case T_NUM:
-    case T_STRNUM:
-        return v->num;
-    case T_STR:
-        return awk_str_to_num(v->str);
-    default:
-        return 0;
-    }
-}
-
 int awk_num_append(sh_buf *b, double d, const char *fmt)
 {
     if (d == floor(d) && fabs(d) < 9.2e18)
@@ -259,33 +227,6 @@ int awk_val_copy(aw *I, aval *dst, const aval *src)
         }
     }
     return 0;
-}
-
-void awk_val_num(aval *v, double d)
-{
-    awk_val_free(v);
-    v->type = T_NUM;
-    v->num = d;
-}
-
-void awk_val_str(aval *v, char *s)
-{
-    awk_val_free(v);
-    v->type = T_STR;
-    v->str = s;
-}
-
-int awk_truth(const aval *v)
-{
-    switch (v->type) {
-    case T_NUM:
-    case T_STRNUM:
-        return v->num != 0;
-    case T_STR:
-        return v->str[0] != '\0';
-    default:
-        return 0;
-    }
 }
 
 static int is_numeric(const aval *v)
