@@ -1079,14 +1079,14 @@ static jv *match_object(const char *s, const regmatch_t *m, const jq_regex *r)
 {
     jv *o = jv_new(JK_OBJ), *caps = jv_new(JK_ARR);
     if (!o || !caps)
-        goto jq_fail;
+        goto fail;
     for (size_t g = 0; g <= r->ngroups; g++) {
         const char *name = g ? r->names[g - 1] : NULL;
         if (g && name && !name[0])
             continue;
         jv *c = g ? jv_new(JK_OBJ) : o;
         if (!c)
-            goto jq_fail;
+            goto fail;
         int ok;
         if (m[g].rm_so < 0) {
             ok = jq_obj_set(c, jv_str("offset"), jv_num(-1)) == 0 &&
@@ -1105,14 +1105,14 @@ static jv *match_object(const char *s, const regmatch_t *m, const jq_regex *r)
         else if (g && !ok)
             jv_free(c);
         if (!ok)
-            goto jq_fail;
+            goto fail;
     }
     if (jq_obj_set(o, jv_str("captures"), caps) < 0) {
         jv_free(o);
         return NULL;
     }
     return o;
-jq_fail:
+fail:
     jv_free(o);
     jv_free(caps);
     return NULL;
@@ -1426,7 +1426,7 @@ int jq_load_inputs(jq *q)
     sh_buf all = { 0 };
     q->loaded = 1;
     if (q->nfiles == 0 && add_input_text(&all, p->in, p->in_len) < 0)
-        goto jq_oom;
+        goto oom;
     for (size_t i = 0; i < q->nfiles; i++) {
         char *data;
         size_t n;
@@ -1450,15 +1450,15 @@ int jq_load_inputs(jq *q)
         int r = add_input_text(&all, data, n);
         free(data);
         if (r < 0)
-            goto jq_oom;
+            goto oom;
     }
     size_t len;
     q->input = sh_buf_take(&all, &len);
     if (!q->input)
-        goto jq_oom;
+        goto oom;
     q->in = (reader){ q->input, len, 0, { 0 } };
     return 0;
-jq_oom:
+oom:
     sh_buf_free(&all);
     return jq_oom(q);
 }

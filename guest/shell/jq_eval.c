@@ -277,7 +277,7 @@ jv *jq_split_str(const jv *s, const jv *sep)
     for (size_t i = 0; sep->len && i + sep->len <= s->len;) {
         if (memcmp(s->str + i, sep->str, sep->len) == 0) {
             if (jq_arr_push(arr, jv_strn(s->str + start, i - start)) < 0)
-                goto jq_fail;
+                goto fail;
             i += sep->len;
             start = i;
         } else {
@@ -290,15 +290,15 @@ jv *jq_split_str(const jv *s, const jv *sep)
         for (size_t i = 0; i < s->len;) {
             size_t k = jq_utf8_decode((const unsigned char *)s->str + i, s->len - i, &cp);
             if (jq_arr_push(arr, jv_strn(s->str + i, k)) < 0)
-                goto jq_fail;
+                goto fail;
             i += k;
         }
         return arr;
     }
     if (jq_arr_push(arr, jv_strn(s->str + start, s->len - start)) < 0)
-        goto jq_fail;
+        goto fail;
     return arr;
-jq_fail:
+fail:
     jv_free(arr);
     return NULL;
 }

@@ -182,11 +182,11 @@ jv *jv_unshare(jv *v)
         return v;
     jv *c = jv_new(v->kind);
     if (!c)
-        goto jq_fail;
+        goto fail;
     c->num = v->num;
     c->depth = v->depth;
     if (v->str && !(c->str = malloc(v->len + 1)))
-        goto jq_fail;
+        goto fail;
     if (v->str) {
         memcpy(c->str, v->str, v->len + 1);
         c->len = v->len;
@@ -194,9 +194,9 @@ jv *jv_unshare(jv *v)
     if (v->n) {
         c->items = malloc(v->n * sizeof *c->items);
         if (!c->items)
-            goto jq_fail;
+            goto fail;
         if (v->keys && !(c->keys = malloc(v->n * sizeof *c->keys)))
-            goto jq_fail;
+            goto fail;
         for (size_t i = 0; i < v->n; i++) {
             c->items[i] = jv_ref(v->items[i]);
             if (v->keys)
@@ -206,7 +206,7 @@ jv *jv_unshare(jv *v)
     }
     jv_free(v);
     return c;
-jq_fail:
+fail:
     jv_free(c);
     jv_free(v);
     return NULL;
@@ -597,9 +597,9 @@ static jv *parse_json_string(reader *r)
     sh_buf b = { 0 };
     while (r->pos < r->len && r->s[r->pos] != '"') {
         char c = r->s[r->pos++];
-        int jq_fail = 0;
+        int fail = 0;
         if (c != '\\') {
-            jq_fail = sh_buf_addc(&b, c);
+            fail = sh_buf_addc(&b, c);
         } else if (r->pos >= r->len) {
             break;
         } else {
@@ -608,7 +608,7 @@ static jv *parse_json_string(reader *r)
             const char *k = c ? strchr(from, c) : NULL;
             unsigned cp;
             if (k) {
-                jq_fail = sh_buf_addc(&b, to[k - from]);
+                fail = sh_buf_addc(&b, to[k - from]);
             } else if (c == 'u' && r->pos + 4 <= r->len && jq_hex4(r->s + r->pos, &cp) == 0) {
                 r->pos += 4;
                 unsigned lo;
@@ -620,14 +620,14 @@ static jv *parse_json_string(reader *r)
                 } else if (cp >= 0xd800 && cp < 0xe000) {
                     cp = 0xfffd;
                 }
-                jq_fail = jq_utf8_encode(&b, cp);
+                fail = jq_utf8_encode(&b, cp);
             } else {
                 sh_buf_free(&b);
                 json_error(r, "Invalid escape");
                 return NULL;
             }
         }
-        if (jq_fail) {
+        if (fail) {
             sh_buf_free(&b);
             snprintf(r->err, sizeof r->err, "out of memory");
             return NULL;
@@ -660,7 +660,7 @@ static jv *parse_json_container(reader *r, int depth)
     r->pos++;
     jv *v = jv_new(obj ? JK_OBJ : JK_ARR);
     if (!v)
-        goto jq_oom;
+        goto oom;
     skip_space(r);
     if (r->pos < r->len && r->s[r->pos] == close) {
         r->pos++;
@@ -673,31 +673,31 @@ static jv *parse_json_container(reader *r, int depth)
             if (r->pos >= r->len || r->s[r->pos] != '"') {
                 json_error(r, r->pos >= r->len ? "Unfinished JSON term at EOF"
                                                 : "Object keys must be strings");
-                goto jq_fail;
+                goto fail;
             }
             r->pos++;
             if (!(key = parse_json_string(r)))
-                goto jq_fail;
+                goto fail;
             skip_space(r);
             if (r->pos >= r->len || r->s[r->pos] != ':') {
                 jv_free(key);
                 json_error(r, r->pos >= r->len ? "Unfinished JSON term at EOF"
                                                 : "Objects must consist of key:value pairs");
-                goto jq_fail;
+                goto fail;
             }
             r->pos++;
         }
         jv *item = parse_json_value(r, depth + 1);
         if (!item) {
             jv_free(key);
-            goto jq_fail;
+            goto fail;
         }
         if (obj ? jq_obj_set(v, key, item) < 0 : jq_arr_push(v, item) < 0)
-            goto jq_oom;
+            goto oom;
         skip_space(r);
         if (r->pos >= r->len) {
             json_error(r, "Unfinished JSON term at EOF");
-            goto jq_fail;
+            goto fail;
         }
         char c = r->s[r->pos++];
         if (c == close)
@@ -705,12 +705,12 @@ static jv *parse_json_container(reader *r, int depth)
         if (c != ',') {
             json_error(r, obj ? "Objects must consist of key:value pairs"
                               : "Expected separator between values");
-            goto jq_fail;
+            goto fail;
         }
     }
-jq_oom:
+oom:
     snprintf(r->err, sizeof r->err, "out of memory");
-jq_fail:
+fail:
     jv_free(v);
     return NULL;
 }

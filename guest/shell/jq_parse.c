@@ -116,7 +116,7 @@ static node *parse_string(parser *ps, const char *fmt)
             break;
         if (c != '\\') {
             if (sh_buf_addc(&b, c) < 0)
-                goto jq_oom;
+                goto oom;
             continue;
         }
         if (ps->pos >= ps->len)
@@ -127,7 +127,7 @@ static node *parse_string(parser *ps, const char *fmt)
         unsigned cp;
         if (c && k) {
             if (sh_buf_addc(&b, to[k - from]) < 0)
-                goto jq_oom;
+                goto oom;
         } else if (c == 'u' && ps->pos + 4 <= ps->len && jq_hex4(ps->s + ps->pos, &cp) == 0) {
             ps->pos += 4;
             unsigned lo;
@@ -138,14 +138,14 @@ static node *parse_string(parser *ps, const char *fmt)
                 cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
             }
             if (jq_utf8_encode(&b, cp) < 0)
-                goto jq_oom;
+                goto oom;
         } else if (c == '(') {
             interpolated = 1;
             if (add_arg(ps, str, mk_lit(ps, jv_strn(b.data ? b.data : "", b.len))) < 0)
-                goto jq_fail;
+                goto fail;
             b.len = 0;
             if (add_arg(ps, str, jq_parse_pipe(ps)) < 0 || jq_expect(ps, ")") < 0)
-                goto jq_fail;
+                goto fail;
         } else {
             sh_buf_free(&b);
             return jq_syntax_error(ps, "invalid escape in string");
@@ -158,13 +158,24 @@ static node *parse_string(parser *ps, const char *fmt)
     if (add_arg(ps, str, mk_lit(ps, tail)) < 0)
         return NULL;
     if (fmt && !(str->name = strdup(fmt)))
-        goto jq_oom;
+        goto oom;
     return str;
-jq_oom:
+oom:
     snprintf(ps->err, sizeof ps->err, "out of memory");
-jq_fail:
+fail:
     sh_buf_free(&b);
     return NULL;
+}
+
+/* Consumes the word t (an identifier as an object key) and returns it as a
+ * string literal. */
+static node *word_key(parser *ps, const token *t)
+{
+    ps->pos = t->end;
+    char *s = tok_dup(ps, t, 0);
+    node *key = s ? mk_lit(ps, jv_str(s)) : NULL;
+    free(s);
+    return key;
 }
 
 /* Parses a destructuring pattern: $name, [p, ...] or {key: p, $name, ...}. */
@@ -199,10 +210,7 @@ static node *parse_pattern(parser *ps)
                     pat = parse_pattern(ps);
             } else {
                 if (t.type == TK_IDENT) {
-                    ps->pos = t.end;
-                    char *s = tok_dup(ps, &t, 0);
-                    key = s ? mk_lit(ps, jv_str(s)) : NULL;
-                    free(s);
+                    key = word_key(ps, &t);
                 } else if (t.type == TK_STR) {
                     key = parse_string(ps, NULL);
                 } else if (jq_accept(ps, "(")) {
@@ -260,10 +268,7 @@ static node *parse_object(parser *ps)
             if (t.type == TK_IDENT || t.type == TK_NUM) {
                 if (t.type == TK_NUM)
                     return jq_syntax_error(ps, "object keys must be strings");
-                ps->pos = t.end;
-                char *s = tok_dup(ps, &t, 0);
-                key = s ? mk_lit(ps, jv_str(s)) : NULL;
-                free(s);
+                key = word_key(ps, &t);
             } else if (t.type == TK_STR) {
                 key = parse_string(ps, NULL);
             } else if (t.type == TK_FORMAT) {
