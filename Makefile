@@ -29,7 +29,9 @@ GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
 	-Wl,--stack-first -Wl,-z,stack-size=1048576 -Wl,--strip-debug
 
 QJS_SRCS   := quickjs libregexp libunicode cutils libbf
-GUEST_SRCS := main web fs bridge
+# The guest's own C (guest/): its exports, the event loop, the natives of the JS
+# files, and the bridge to the shell.
+GUEST_SRCS := main loop tools web fs bridge
 # The shell (guest/shell/): the interpreter and its applets, in the same guest.
 SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
 
@@ -103,9 +105,11 @@ $(GOBJ)/shell-%.o: guest/shell/%.c $(wildcard guest/shell/*.h)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		-Wmissing-prototypes -Wno-unused-parameter -Wno-missing-field-initializers -c $< -o $@
 
+# guest/abi.h must name every import and export of the module (tools/check-abi.sh).
 $(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
-		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o)
-	$(WASM_CC) $(GUEST_LDFLAGS) $^ -o $@
+		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o) guest/abi.h tools/check-abi.sh
+	$(WASM_CC) $(GUEST_LDFLAGS) $(filter %.o,$^) -o $@
+	sh tools/check-abi.sh $@ guest/abi.h || { rm -f $@; exit 1; }
 
 # The module is named explicitly (-n guest: Z_guest_*). wasm2c's output is
 # then metered (tools/instrument.sh) so that time and fuel limits stop any guest code.

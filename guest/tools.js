@@ -1,8 +1,8 @@
 // capsa guest runtime: the host's tools as async functions. Evaluated once per context
 // as a global script, after fs.js; its completion value { makeError, argError, refresh,
 // command } (command: the shell's `tool`)
-// is for guest/main.c. Nothing here reaches the host but through __capsaTools.call and
-// the functions of __capsaTools.bind (natives of guest/main.c, which keep the calls in
+// is for guest/tools.c. Nothing here reaches the host but through __capsaTools.call and
+// the functions of __capsaTools.bind (natives of guest/tools.c, which keep the calls in
 // flight), which hand the host a tool name and the JSON text of the arguments; the host
 // decides every
 // call itself (the registry, strict JSON, the capability policy), so nothing in this
@@ -57,7 +57,7 @@
   defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true,
     configurable: true, enumerable: false });
 
-  // For guest/main.c: the errors of failed calls and of bad arguments.
+  // For guest/tools.c: the errors of failed calls and of bad arguments.
   function makeError(code, message, tool) {
     return new ToolError(message, code, tool);
   }
@@ -132,7 +132,7 @@
     return invoke(`${name}`, args);
   }
 
-  // A tool's function is native (guest/main.c): the arguments as JSON, the call, its
+  // A tool's function is native (guest/tools.c): the arguments as JSON, the call, its
   // promise, with nothing in between.
   function makeFunction(name, flat) {
     const fn = hostBind(name);
