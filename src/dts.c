@@ -254,7 +254,7 @@ static void ts_namespace(capsa__buf *b, const capsa__dts_tool *tools, size_t n, 
 {
     for (size_t i = 0; i < n && !b->failed; i++) {
         const char *name = tools[i].name;
-        if (plen && (strncmp(name, prefix, plen) != 0 || !capsa__tool_name_sep(name[plen])))
+        if (plen && (strncmp(name, prefix, plen) != 0 || !capsa__name_sep(name[plen])))
             continue;
         const char *seg = plen ? name + plen + 1 : name;
         size_t slen = strcspn(seg, "./:");
@@ -264,7 +264,7 @@ static void ts_namespace(capsa__buf *b, const capsa__dts_tool *tools, size_t n, 
         for (size_t k = 0; k < i && !seen; k++) {
             const char *other = tools[k].name;
             seen = strncmp(other, name, full) == 0 &&
-                   (other[full] == '\0' || capsa__tool_name_sep(other[full]));
+                   (other[full] == '\0' || capsa__name_sep(other[full]));
         }
         if (seen || (!plen && (strncmp(seg, "list", slen) == 0 || strncmp(seg, "describe", slen) == 0 ||
                                strncmp(seg, "call", slen) == 0) &&
@@ -276,7 +276,7 @@ static void ts_namespace(capsa__buf *b, const capsa__dts_tool *tools, size_t n, 
             const char *other = tools[k].name;
             if (strncmp(other, name, full) == 0 && other[full] == '\0')
                 exact = &tools[k];
-            else if (strncmp(other, name, full) == 0 && capsa__tool_name_sep(other[full]))
+            else if (strncmp(other, name, full) == 0 && capsa__name_sep(other[full]))
                 deeper = 1;
         }
         char key[CAPSA__TOOL_NAME_MAX + 1];
