@@ -1163,6 +1163,112 @@ TEST(schema_refused_at_add)
     capsa_sandbox_free(sb);
 }
 
+/* The declarations say in TypeScript what the schema the calls are checked against
+ * says: every form the validator supports has a type. */
+TEST(declarations_schema_forms)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    static const char forms[] =
+        "{\"type\":\"object\",\"description\":\"All the forms.\","
+        "\"$defs\":{\"Point\":{\"type\":\"object\",\"description\":\"A point.\",\"properties\":"
+        "{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"],"
+        "\"additionalProperties\":false},"
+        "\"Tree\":{\"type\":\"object\",\"properties\":{\"kids\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Tree\"}}}},"
+        "\"not-ident\":{\"type\":\"string\"}},"
+        "\"properties\":{"
+        "\"mode\":{\"enum\":[\"a\",\"b\",1,null]},"
+        "\"fixed\":{\"const\":{\"k\":[1,\"x\"]}},"
+        "\"id\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]},"
+        "\"one\":{\"oneOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},"
+        "\"both\":{\"allOf\":[{\"$ref\":\"#/$defs/Point\"},{\"type\":\"object\",\"properties\":{\"z\":{\"type\":\"number\"}}}]},"
+        "\"either\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"string\"}},\"anyOf\":[{\"$ref\":\"#/$defs/Point\"},{\"type\":\"null\"}]},"
+        "\"pt\":{\"$ref\":\"#/$defs/Point\"},"
+        "\"tree\":{\"$ref\":\"#/$defs/Tree\"},"
+        "\"odd\":{\"$ref\":\"#/$defs/not-ident\"},"
+        "\"ptr\":{\"$ref\":\"#/properties/mode\"},"
+        "\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":[\"number\",\"null\"]}],\"items\":false,\"minItems\":1},"
+        "\"head\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}],\"items\":{\"type\":\"boolean\"},\"minItems\":1},"
+        "\"list\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}},"
+        "\"map\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}},"
+        "\"pat\":{\"type\":\"object\",\"patternProperties\":{\"^x\":{\"type\":\"string\"}},\"additionalProperties\":false},"
+        "\"empty\":{\"type\":\"object\",\"additionalProperties\":false},"
+        "\"open\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"additionalProperties\":true},"
+        "\"self\":{\"$ref\":\"#\"},"
+        "\"n\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10,\"description\":\"how many\"},"
+        "\"s\":{\"type\":\"string\",\"pattern\":\"^a*/$\",\"format\":\"email\"},"
+        "\"nothing\":false,\"anything\":true,"
+        "\"maybe\":{\"type\":[\"string\",\"null\"],\"anyOf\":[{\"minLength\":1},{\"type\":\"null\"}]},"
+        "\"neg\":{\"not\":{\"type\":\"string\"}}},"
+        "\"required\":[\"mode\",\"pt\"],\"additionalProperties\":false}";
+    CHECK_INT(add_tool(sb, "forms/all", forms, tool_echo, NULL, 0, 0), CAPSA_OK, "the schema compiles");
+    CHECK_INT(add_tool(sb, "old.d7", "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+                                     "\"type\":\"object\",\"definitions\":{\"P\":{\"type\":\"string\"}},"
+                                     "\"properties\":{\"t\":{\"type\":\"array\",\"items\":[{\"type\":\"string\"}],"
+                                     "\"additionalItems\":false},\"p\":{\"$ref\":\"#/definitions/P\"}}}",
+                       tool_echo, NULL, 0, 0),
+              CAPSA_OK, "a draft-07 schema");
+    CHECK_INT(add_tool(sb, "ab_c", NULL, tool_echo, NULL, 0, 0), CAPSA_OK, "ab_c");
+    CHECK_INT(add_tool(sb, "abC", NULL, tool_echo, NULL, 0, 0), CAPSA_OK, "abC: another flat name, "
+              "the same PascalCase");
+    char *d = NULL;
+    size_t len;
+    CHECK_INT(capsa_fs_read(sb, "/tools/forms.all.d.ts", &d, &len), CAPSA_OK, "the tool's file");
+    struct { const char *want, *what; } lines[] = {
+        { "/** A point. */\nexport declare type FormsAllArgs_Point = {\n  x: number;\n  y: number;\n};\n",
+          "a $defs member is a named type, with its description" },
+        { "export declare type FormsAllArgs_Tree = {\n  kids?: Array<FormsAllArgs_Tree>;\n};\n",
+          "a recursive $defs member refers to itself" },
+        { "/** All the forms. */\nexport declare type FormsAllArgs = {\n", "the arguments' type" },
+        { "  mode: \"a\" | \"b\" | 1 | null;\n", "enum: a union of literals, required" },
+        { "  fixed?: {\"k\":[1,\"x\"]};\n", "const: a literal, optional" },
+        { "  id?: string | number;\n", "anyOf: a union" },
+        { "  one?: boolean | null;\n", "oneOf: a union" },
+        { "  both?: FormsAllArgs_Point & {\n    z?: number;\n  };\n", "allOf: an intersection" },
+        { "  either?: {\n    t?: string;\n  } & (FormsAllArgs_Point | null);\n",
+          "a type beside anyOf: intersected, the union in parentheses" },
+        { "  pt: FormsAllArgs_Point;\n", "$ref to $defs: the named type" },
+        { "  odd?: string;\n", "a $defs name that is not an identifier: inlined" },
+        { "  ptr?: \"a\" | \"b\" | 1 | null;\n", "$ref by JSON Pointer: inlined" },
+        { "  /** @minItems 1 */\n  pair?: [string, (number | null)?];\n",
+          "prefixItems with items false: a closed tuple, members past minItems optional" },
+        { "  head?: [string, ...Array<boolean>];\n", "prefixItems then items: a tuple with a rest" },
+        { "  list?: Array<number>;\n", "items alone: an array" },
+        { "  map?: Record<string, number>;\n", "additionalProperties: an index signature" },
+        { "  pat?: Record<string, string>;\n", "patternProperties: an index signature" },
+        { "  empty?: Record<string, never>;\n", "no members allowed" },
+        { "  open?: {\n    a?: string;\n    [key: string]: unknown;\n  };\n",
+          "additionalProperties true beside properties: an index signature of unknown" },
+        { "  self?: FormsAllArgs;\n", "$ref to the root: the arguments' own type" },
+        { "  /** how many\n   * @minimum 1\n   * @maximum 10 */\n  n?: number;\n",
+          "description and bounds as JSDoc; integer is number" },
+        { "  /** @pattern ^a*\\/$\n   * @format email */\n  s?: string;\n",
+          "the pattern in the JSDoc, its */ defused" },
+        { "  nothing?: never;\n  anything?: unknown;\n", "false is never, true unknown" },
+        { "  maybe?: string | null;\n", "a union member that says nothing absorbs the union" },
+        { "  neg?: unknown;\n", "not has no type" },
+        { "};\n/** a test tool */\nexport declare function forms_all(args: FormsAllArgs): Promise<any>;\n",
+          "additionalProperties false: no index signature; required members: args required" },
+        { NULL, NULL },
+    };
+    for (int i = 0; lines[i].want; i++)
+        CHECK_CONTAINS(d, lines[i].want, lines[i].what);
+    CHECK(!strstr(d, "not-ident ="), "no named type for a name that is not an identifier");
+    capsa_free(d);
+    CHECK_INT(capsa_fs_read(sb, "/tools/index.d.ts", &d, &len), CAPSA_OK, "index.d.ts");
+    CHECK_CONTAINS(d, "declare type OldD7Args_P = string;\ndeclare type OldD7Args = {\n"
+                      "  t?: [string?];\n  p?: OldD7Args_P;\n};\n",
+                   "draft-07: definitions and tuple items");
+    CHECK_CONTAINS(d, "declare type AbCArgs = Record<string, unknown>;\n/** a test tool */\n"
+                      "declare function ab_c(args?: AbCArgs)",
+                   "the first of two tools whose PascalCase is the same");
+    CHECK_CONTAINS(d, "declare type AbCArgs2 = Record<string, unknown>;\n/** a test tool */\n"
+                      "declare function abC(args?: AbCArgs2)",
+                   "the second gets a number: index.d.ts declares no name twice");
+    CHECK_CONTAINS(d, "declare type FormsAllArgs_Point = {", "named types are in index.d.ts too");
+    capsa_free(d);
+    capsa_sandbox_free(sb);
+}
+
 int main(void)
 {
     if (capsa_engine_new(NULL, &engine) != CAPSA_OK) {
@@ -1185,6 +1291,7 @@ int main(void)
     RUN(names_one_separator);
     RUN(arguments_schema);
     RUN(schema_refused_at_add);
+    RUN(declarations_schema_forms);
     RUN(allocation_failure);
     capsa_engine_free(engine);
     return test_summary("test_tools");
