@@ -44,6 +44,14 @@ static void note_uncaught(void)
     has_uncaught = 1;
 }
 
+void capsa_loop_set_uncaught(JSValueConst err)
+{
+    if (has_uncaught)
+        return;
+    uncaught = JS_DupValue(ctx, err);
+    has_uncaught = 1;
+}
+
 int capsa_loop_take_uncaught(JSValue *err)
 {
     if (!has_uncaught)

@@ -40,4 +40,8 @@ void capsa_loop_cancel(void);
  * frees it), or 0 when there was none. The next run starts without. */
 int capsa_loop_take_uncaught(JSValue *err);
 
+/* Makes err (duplicated) the run's uncaught error unless it has one: the loop
+ * then ends at its next turn, as when a callback throws. */
+void capsa_loop_set_uncaught(JSValueConst err);
+
 #endif

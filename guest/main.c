@@ -42,6 +42,17 @@ static JSValue buffer_api;
 static JSValue run_promise;
 static int run_active;
 
+/* The run's value as it was when the script returned, taken by a reaction to the
+ * run's promise (see capture_value): its JSON text (undefined for none), or
+ * what JSON.stringify threw. run_seq numbers the runs, so that the promise of an
+ * earlier run that settles late cannot set a later run's value. */
+enum { VALUE_NONE, VALUE_JSON, VALUE_THREW };
+static JSValue run_value;
+static int run_value_state;
+static uint32_t run_seq;
+/* Promise.prototype.then as the engine made it, before any script could replace it. */
+static JSValue promise_then;
+
 /* Promises rejected while nothing handles them, reported at the end of a run the
  * way a browser console does: "Uncaught (in promise) ...". */
 #define MAX_UNHANDLED 100
@@ -420,6 +431,7 @@ static void add_host_object(const js_host *h)
 CAPSA_EXPORT("capsa_init") int32_t capsa_init(void)
 {
     runtime_api = web_api = buffer_api = run_promise = JS_UNDEFINED;
+    run_value = promise_then = JS_UNDEFINED;
     rt = JS_NewRuntime();
     if (!rt)
         return CAPSA_GUEST_NOMEM;
@@ -430,6 +442,11 @@ CAPSA_EXPORT("capsa_init") int32_t capsa_init(void)
         return CAPSA_GUEST_NOMEM;
 
     JSValue global = JS_GetGlobalObject(ctx);
+    JSValue promise_ctor = JS_GetPropertyStr(ctx, global, "Promise");
+    JSValue promise_proto = JS_GetPropertyStr(ctx, promise_ctor, "prototype");
+    promise_then = JS_GetPropertyStr(ctx, promise_proto, "then");
+    JS_FreeValue(ctx, promise_proto);
+    JS_FreeValue(ctx, promise_ctor);
     JSValue host = JS_NewObject(ctx);
     JS_SetPropertyFunctionList(ctx, host, host_funcs,
                                sizeof(host_funcs) / sizeof(host_funcs[0]));
@@ -522,6 +539,67 @@ CAPSA_EXPORT("capsa_dealloc") void capsa_dealloc(void *p)
 }
 
 
+/* Takes the run's value v as JSON now: what it is when the script returned, even
+ * if a timer changes the object later. */
+static void capture_value(JSValueConst v)
+{
+    JS_FreeValue(ctx, run_value);
+    run_value = JS_UNDEFINED;
+    run_value_state = VALUE_JSON;
+    if (JS_IsUndefined(v))
+        return;
+    JSValue json = JS_JSONStringify(ctx, v, JS_UNDEFINED, JS_UNDEFINED);
+    if (JS_IsException(json)) {
+        run_value = JS_GetException(ctx);
+        run_value_state = VALUE_THREW;
+    } else {
+        run_value = json; /* undefined for a function or a symbol: no value */
+    }
+}
+
+/* The reaction to the run's promise: data[0] is the run's number; magic 0 when
+ * it was fulfilled (argv[0] is the value), 1 when rejected (its reason is the
+ * run's error, read at the end; handling it here only keeps it from being
+ * reported as unhandled). A value JSON cannot hold ends the run at once with
+ * JSON.stringify's error, as the script's own error would: timers still pending
+ * never fire. */
+static JSValue js_capture_value(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv,
+                                int magic, JSValue *data)
+{
+    (void)this_val;
+    uint32_t seq = 0;
+    if (JS_ToUint32(c, &seq, data[0]) != 0 || seq != run_seq || magic ||
+        run_value_state != VALUE_NONE)
+        return JS_UNDEFINED;
+    capture_value(argc > 0 ? argv[0] : JS_UNDEFINED);
+    if (run_value_state == VALUE_THREW)
+        capsa_loop_set_uncaught(run_value);
+    return JS_UNDEFINED;
+}
+
+/* Starts run number run_seq: its value is taken as soon as promise settles
+ * (the reaction runs before any timer that comes later, as Node's
+ * `main().then(console.log)` logs it). If the reaction cannot be attached (out
+ * of memory), the value is taken at the end of the run instead. */
+static void watch_run_value(JSValueConst promise)
+{
+    JS_FreeValue(ctx, run_value);
+    run_value = JS_UNDEFINED;
+    run_value_state = VALUE_NONE;
+    run_seq++;
+    JSValue seq = JS_NewUint32(ctx, run_seq);
+    JSValue fns[2] = { JS_NewCFunctionData(ctx, js_capture_value, 1, 0, 1, &seq),
+                       JS_NewCFunctionData(ctx, js_capture_value, 1, 1, 1, &seq) };
+    JSValue r = JS_IsFunction(ctx, promise_then) && !JS_IsException(fns[0]) && !JS_IsException(fns[1])
+                    ? JS_Call(ctx, promise_then, promise, 2, (JSValueConst *)fns)
+                    : JS_EXCEPTION;
+    if (JS_IsException(r))
+        JS_FreeValue(ctx, JS_GetException(ctx));
+    JS_FreeValue(ctx, r);
+    JS_FreeValue(ctx, fns[0]);
+    JS_FreeValue(ctx, fns[1]);
+}
+
 /* Reports the outcome of the run: its uncaught error if a callback threw, else
  * the settled value of its promise: JSON of a fulfilled value (nothing for
  * undefined), or the error of a rejection. */
@@ -546,18 +624,19 @@ static int32_t report_outcome(JSValueConst promise)
     if (state == JS_PROMISE_REJECTED) {
         report_error(v);
         status = CAPSA_GUEST_THREW;
-    } else if (!JS_IsUndefined(v)) {
-        JSValue json = JS_JSONStringify(ctx, v, JS_UNDEFINED, JS_UNDEFINED);
-        if (JS_IsException(json)) {
-            JSValue err = JS_GetException(ctx);
-            report_error(err);
-            JS_FreeValue(ctx, err);
+    } else {
+        if (run_value_state == VALUE_NONE)
+            capture_value(v);
+        if (run_value_state == VALUE_THREW) {
+            report_error(run_value);
             status = CAPSA_GUEST_THREW;
-        } else if (!JS_IsUndefined(json)) {
-            report_js_string(CAPSA_RESULT_VALUE, json);
+        } else if (!JS_IsUndefined(run_value)) {
+            report_js_string(CAPSA_RESULT_VALUE, run_value);
         }
-        JS_FreeValue(ctx, json);
     }
+    JS_FreeValue(ctx, run_value);
+    run_value = JS_UNDEFINED;
+    run_value_state = VALUE_NONE;
     JS_FreeValue(ctx, v);
     return status;
 }
@@ -596,6 +675,7 @@ CAPSA_EXPORT("capsa_run") int32_t capsa_run(const char *code, uint32_t len,
     }
     run_promise = promise;
     run_active = 1;
+    watch_run_value(promise);
     return run_step();
 }
 

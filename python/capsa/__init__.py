@@ -20,7 +20,7 @@ The package is ctypes over ``libcapsa.so`` (standard library only): the library 
 the package directory, or the one ``$CAPSA_LIBRARY`` names.
 """
 
-from ._json import JSON_MAX_DEPTH, JSONTooDeep
+from ._json import JSON_MAX_DEPTH, RESULT_RULE, JSONTooDeep
 from .audit import AuditCollector, AuditConfig, AuditEntry
 from .capabilities import (
     METHOD_CAPABILITY_TYPE,
@@ -93,7 +93,7 @@ __all__ = [
     "ExecutionResult", "DEFAULT_MAX_CALLS", "tool_from_function", "capability_from_function",
     "create_tool_handler", "format_tool_descriptions_js", "from_openai_tools", "from_openai",
     "from_anthropic_tools", "from_claude", "from_langchain", "AuditConfig", "AuditEntry",
-    "AuditCollector", "JSONTooDeep", "JSON_MAX_DEPTH",
+    "AuditCollector", "JSONTooDeep", "JSON_MAX_DEPTH", "RESULT_RULE",
     # errors
     "CapsaError", "LimitExceeded", "TimeLimitExceeded", "FuelExhausted", "OutOfMemory",
     "GuestTrap", "ScriptError", "CapabilityError", "CallLimitExceededError", "ConstraintError",
