@@ -86,10 +86,12 @@ uninstall:
 
 # The package is what make install puts under /usr (libraries in the multiarch
 # directory, as Debian has them), staged in $(BUILD)/deb/root; pkg/deb.sh strips
-# it, compresses the man pages, computes the dependencies and runs dpkg-deb.
+# it, compresses the man pages, computes the dependencies and runs dpkg-deb. The
+# inner make takes the build as this one left it (-o all, which make does not pass
+# down by itself): it never rebuilds with other flags.
 DEB_MULTIARCH = $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || $(CC) -print-multiarch)
 deb: all man
 	rm -rf $(BUILD)/deb
-	@$(MAKE) --no-print-directory install DESTDIR=$(abspath $(BUILD))/deb/root PREFIX=/usr \
+	@$(MAKE) --no-print-directory -o all install DESTDIR=$(abspath $(BUILD))/deb/root PREFIX=/usr \
 	    LIBDIR=/usr/lib/$(DEB_MULTIARCH) LDCONFIG=:
 	sh pkg/deb.sh $(BUILD)/deb/root $(VERSION) $(BUILD)
