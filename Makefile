@@ -63,6 +63,11 @@ endif
 HOST_CFLAGS += $(SAN_FLAGS)
 HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 
+# The version, from include/capsa.h (its one home), and the major number that
+# the shared libraries' SONAME carries (README, "Versions and ABI").
+VERSION    := $(shell sh pkg/version.sh include/capsa.h)
+SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
+
 HOST_SRCS  := rt vfs vfs_host vfs_tar wasi instance sandbox fs policy tools audit dts json result buf error schema
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 # What reaches capsa from outside (net/: JSON-RPC, the MCP server and its
@@ -163,8 +168,24 @@ $(OBJ)/%.o: src/%.c include/capsa.h $(wildcard src/*.h) guest/abi.h $(GEN)/guest
 $(BUILD)/libcapsa.a: $(HOST_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libcapsa.so: $(HOST_OBJS)
-	$(CC) -shared -pthread -o $@ $^ $(HOST_LIBS)
+# $(call shared_lib,NAME,OBJS,LIBS): links $(BUILD)/NAME.so with the SONAME
+# NAME.so.$(SOMAJOR), exporting the capsa_* functions only (pkg/libcapsa.map),
+# into a new file that is then renamed over the old one: a process that has the
+# old one loaded (a test running alongside) keeps its mapping intact. The link
+# NAME.so.$(SOMAJOR) lets a program linked against the build tree run from it
+# (LD_LIBRARY_PATH=$(BUILD)). -z defs: every symbol the library needs comes from
+# a library it names (what the Debian package's dependencies are computed from);
+# sanitizer builds leave their runtime to the program.
+define shared_lib
+	$(CC) -shared -pthread -Wl,-soname,$(1).so.$(SOMAJOR) \
+		-Wl,--version-script=pkg/libcapsa.map $(if $(SAN_FLAGS),,-Wl,-z,defs) \
+		-o $(BUILD)/$(1).so.tmp $(2) $(3)
+	mv -f $(BUILD)/$(1).so.tmp $(BUILD)/$(1).so
+	ln -sfn $(1).so $(BUILD)/$(1).so.$(SOMAJOR)
+endef
+
+$(BUILD)/libcapsa.so: $(HOST_OBJS) pkg/libcapsa.map
+	$(call shared_lib,libcapsa,$(HOST_OBJS),$(HOST_LIBS))
 
 $(OBJ)/cli-%.o: cli/%.c include/capsa.h $(wildcard cli/*.h)
 	@mkdir -p $(OBJ)
@@ -198,6 +219,7 @@ demo: deps
 -include bench/bench.mk
 -include fuzz/fuzz.mk
 -include python/python.mk
+-include pkg/pkg.mk
 
 clean:
 	rm -rf $(OBJ) $(BUILD)/capsa $(BUILD)/libcapsa.* $(BUILD)/tests

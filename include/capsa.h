@@ -23,17 +23,25 @@ extern "C" {
 
 /* ---- version ------------------------------------------------------------------ */
 
+/* The version's one home: the Makefile (the shared library's name and SONAME,
+ * capsa.pc, the Debian package) and the Python package read these three lines.
+ * The ABI policy (README, "Versions and ABI"): a minor version only adds, a major
+ * one may break and changes the SONAME. */
 #define CAPSA_VERSION_MAJOR 0
-#define CAPSA_VERSION_MINOR 1
+#define CAPSA_VERSION_MINOR 2
 #define CAPSA_VERSION_PATCH 0
-#define CAPSA_VERSION_STRING "0.1.0"
+#define CAPSA__VERSION_STR0(x) #x
+#define CAPSA__VERSION_STR(x) CAPSA__VERSION_STR0(x)
+#define CAPSA_VERSION_STRING                                                   \
+    CAPSA__VERSION_STR(CAPSA_VERSION_MAJOR) "." CAPSA__VERSION_STR(CAPSA_VERSION_MINOR) "." \
+        CAPSA__VERSION_STR(CAPSA_VERSION_PATCH)
 #define CAPSA_VERSION_NUMBER \
     (CAPSA_VERSION_MAJOR * 10000 + CAPSA_VERSION_MINOR * 100 + CAPSA_VERSION_PATCH)
 
 /* The CAPSA_VERSION_NUMBER the library was built with: compare it with the
  * header's to check that a program got the library it was compiled for. */
 CAPSA_API int capsa_version_number(void);
-/* The version as a static string, e.g. "0.1.0". */
+/* The version as a static string, e.g. "0.2.0". */
 CAPSA_API const char *capsa_version(void);
 
 /* ---- errors --------------------------------------------------------------------- */

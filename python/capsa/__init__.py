@@ -77,7 +77,7 @@ from .tools import (
     tool_from_function,
 )
 
-__version__ = "0.1.0"
+from ._version import __version__  # from include/capsa.h (see _version.py)
 
 # amla-sandbox spells the limit errors this way.
 RuntimeError = CapsaError  # noqa: A001 - amla exports its RuntimeError under this name
