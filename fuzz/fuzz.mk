@@ -19,7 +19,7 @@ fuzz-build: deps
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(BUILD)/libcapsa.a
 	@mkdir -p $(BUILD)/fuzz
 	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude -Isrc -I$(GEN) $< $(BUILD)/libcapsa.a \
-		-ljansson -lpthread -lm -o $@
+		-ljansson -lzstd -lpthread -lm -o $@
 
 # ASan leaves SIGSEGV to the runtime (guard pages), as in test-sanitize.
 FUZZ_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:use_sigaltstack=0

@@ -1054,6 +1054,14 @@ uint64_t capsa__policy_remaining(const capsa__policy *p, size_t i)
     return k->used >= k->max_calls ? 0 : k->max_calls - k->used;
 }
 
+int capsa__policy_set_used(capsa__policy *p, size_t i, uint64_t used)
+{
+    if (!p || i >= p->n || (p->caps[i].max_calls && used > p->caps[i].max_calls))
+        return -1;
+    p->caps[i].used = used;
+    return 0;
+}
+
 void capsa__policy_reset_budgets(capsa__policy *p)
 {
     for (size_t i = 0; p && i < p->n; i++)
