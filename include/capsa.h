@@ -227,6 +227,11 @@ CAPSA_API void capsa_options_init(capsa_options *opts);
 CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
                                 capsa_sandbox **out);
 
+/* Copies the sandbox's options (as capsa_sandbox_new or capsa_sandbox_restore
+ * made them, defaults filled in) into *opts, up to opts->struct_size bytes (set by
+ * the caller, or by capsa_options_init). CAPSA_EINVAL when either is NULL. */
+CAPSA_API int capsa_sandbox_options(const capsa_sandbox *sb, capsa_options *opts);
+
 /* Frees a sandbox and everything it owns, including its last result. NULL is a
  * no-op. Tool callbacks still running on its worker threads (calls that timed out,
  * or of a run that ended) cannot be stopped: it waits for them to return. */
@@ -474,6 +479,11 @@ CAPSA_API int capsa_policy_calls(capsa_sandbox *sb, const char *pattern, uint64_
  * [{"pattern","max_calls" (null: unlimited),"used","remaining" (null)}]. A new
  * string the caller frees with capsa_free; NULL when out of memory. */
 CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb);
+
+/* The policy as the JSON text of a policy file (compact; it loads back as the
+ * same policy; used calls are capsa_policy_counts_json's). A new string the
+ * caller frees with capsa_free; NULL when out of memory. */
+CAPSA_API char *capsa_policy_json(capsa_sandbox *sb);
 
 /* Sets every capability's used calls back to zero. */
 CAPSA_API int capsa_policy_reset_counts(capsa_sandbox *sb);
@@ -737,8 +747,8 @@ CAPSA_API int capsa_sandbox_restore(capsa_engine *engine, const void *data, size
                                     char *errmsg, size_t errmsg_size);
 
 /* Frees memory returned by capsa (capsa_result_json, capsa_fs_read,
- * capsa_fs_export_tar, capsa_policy_counts_json, capsa_checkpoint). NULL is a
- * no-op. */
+ * capsa_fs_export_tar, capsa_policy_json, capsa_policy_counts_json,
+ * capsa_checkpoint). NULL is a no-op. */
 CAPSA_API void capsa_free(void *ptr);
 
 #ifdef __cplusplus

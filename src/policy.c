@@ -1189,6 +1189,18 @@ CAPSA_API int capsa_policy_calls(capsa_sandbox *sb, const char *pattern, uint64_
     return CAPSA_OK;
 }
 
+CAPSA_API char *capsa_policy_json(capsa_sandbox *sb)
+{
+    if (!sb)
+        return NULL;
+    const capsa__policy *p = capsa__tools_policy(sb->tools);
+    char *text = capsa__policy_to_json(p);
+    /* The caller's copy comes from the C library: capsa_free releases it. */
+    char *copy = text ? capsa__strndup(&capsa__default_allocator, text, strlen(text)) : NULL;
+    capsa__policy_free_string(p, text);
+    return copy;
+}
+
 CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb)
 {
     if (!sb)

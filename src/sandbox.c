@@ -339,6 +339,14 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
     pool_refill(engine);
 }
 
+CAPSA_API int capsa_sandbox_options(const capsa_sandbox *sb, capsa_options *opts)
+{
+    if (!sb || !opts || opts->struct_size < sizeof(size_t))
+        return CAPSA_EINVAL;
+    capsa__struct_out(opts, &sb->opts, sizeof(sb->opts));
+    return CAPSA_OK;
+}
+
 CAPSA_API const char *capsa_errmsg(const capsa_sandbox *sb)
 {
     return sb ? sb->errmsg : "no sandbox (NULL)";

@@ -322,6 +322,16 @@ TEST(budgets_and_tools_by_name)
     char msg[512];
     CHECK_INT(capsa_sandbox_restore(engine, blob, len, &ro, &r, msg, sizeof(msg)), CAPSA_OK, msg);
     if (r) {
+        capsa_options got;
+        capsa_options_init(&got);
+        CHECK_INT(capsa_sandbox_options(r, &got), CAPSA_OK, "the restored sandbox's options");
+        CHECK(got.fuel == 50000000 && got.fs_max_entries == 500 && got.memory_limit == o.memory_limit,
+              "its limits are the checkpoint's");
+        CHECK_INT(capsa_sandbox_options(NULL, &got), CAPSA_EINVAL, "options of no sandbox");
+        char *text = capsa_policy_json(r);
+        CHECK_STR(text, "{\"capabilities\":[{\"pattern\":\"svc.count\",\"max_calls\":3}]}",
+                  "its policy, as a policy file");
+        capsa_free(text);
         uint64_t used = 0, remaining = 0;
         CHECK_INT(capsa_policy_calls(r, "svc.count", &used, &remaining), CAPSA_OK, "counts");
         CHECK(used == 2 && remaining == 1, "the budget's used calls come from the checkpoint");
