@@ -6,7 +6,7 @@
 
 FUZZ_CC      ?= clang-14
 FUZZ_BUILD   := $(BUILD)-fuzz
-FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef shell schema
+FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef shell schema restore
 FUZZ_SECONDS ?= 60
 FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
