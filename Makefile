@@ -46,7 +46,7 @@ WARN       := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-proto
 	-Wno-unused-parameter
 HOST_CFLAGS := -std=gnu11 -O2 -g -fPIC -pthread $(WARN) -Iinclude -Isrc -Iguest -I$(GEN) \
 	-fvisibility=hidden
-HOST_LIBS  := -ljansson -lpthread -lm
+HOST_LIBS  := -ljansson -lzstd -lpthread -lm
 
 # SANITIZE=1: our own C (host, CLI, tests) with AddressSanitizer and
 # UndefinedBehaviorSanitizer; the generated guest C is left uninstrumented (its
@@ -68,7 +68,8 @@ HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 VERSION    := $(shell sh pkg/version.sh include/capsa.h)
 SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
-HOST_SRCS  := rt vfs vfs_host vfs_tar wasi instance sandbox fs policy tools audit dts json result buf error schema
+HOST_SRCS  := rt vfs vfs_host vfs_tar vfs_ckpt wasi instance sandbox fs policy tools audit dts json result buf error \
+	schema sha256 checkpoint
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 # What reaches capsa from outside (net/: JSON-RPC, the MCP server and its
 # transports), a library of its own beside libcapsa, built on include/capsa.h
@@ -125,6 +126,11 @@ $(GEN)/guest.c: $(BUILD)/guest.wasm tools/instrument.sh
 
 $(GEN)/guest.h: $(GEN)/guest.c
 
+# The guest's build id, which a checkpoint names: the SHA-256 of the generated C (a
+# blob made by another build of the guest is refused; src/checkpoint.c).
+$(GEN)/guest_id.h: $(GEN)/guest.c
+	@printf '#define CAPSA__GUEST_ID "%s"\n' "$$(sha256sum $< | cut -c1-64)" > $@.tmp && mv $@.tmp $@
+
 # Profile-guided (GUEST_PGO=1, the default with gcc): the generated C is compiled
 # instrumented, a capsa CLI linked with it runs the training workload
 # (tools/pgo-train.sh: the JS feature tests and the example agent, never the
@@ -161,7 +167,7 @@ $(OBJ)/guest-module.o: $(GEN)/guest.c src/fuel.h tools/pgo-train.sh | \
 	$(call guest_cc,$<,$@)
 
 # --- the host --------------------------------------------------------------------------
-$(OBJ)/%.o: src/%.c include/capsa.h $(wildcard src/*.h) guest/abi.h $(GEN)/guest.h
+$(OBJ)/%.o: src/%.c include/capsa.h $(wildcard src/*.h) guest/abi.h $(GEN)/guest.h $(GEN)/guest_id.h
 	@mkdir -p $(OBJ)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 

@@ -1,14 +1,17 @@
 /* The capsa command: runs JavaScript in a sandbox from a file, an argument or
  * standard input, with host tools that are external commands (--tools) and the
- * capabilities that allow them (--policy, --allow; cli/tools.c). Built on
- * include/capsa.h only. */
+ * capabilities that allow them (--policy, --allow; cli/tools.c), in a sandbox
+ * kept across commands as a checkpoint file (--session). Built on include/capsa.h
+ * only. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capsa.h"
@@ -89,6 +92,16 @@ static const char usage_text[] =
     "                  run event, also in /log/actions.jsonl) to FILE; - : stderr.\n"
     "                  At most 64 MiB per command: past it, tool calls are\n"
     "                  refused (audit_unavailable: the audit fails closed)\n"
+    "  --session FILE  keep the sandbox in FILE across commands: a checkpoint of\n"
+    "                  its JS state, files, limits, policy (with the calls each\n"
+    "                  capability has allowed) and tools. Loaded when FILE exists\n"
+    "                  (--tools bind its tools again by name; its limits and\n"
+    "                  policy stay, so --memory, --timeout, --fuel, --max-output,\n"
+    "                  --disk, --max-files, --policy and --allow are ignored;\n"
+    "                  --mount gives its mounts their host directories again),\n"
+    "                  else a new session; saved after the run, atomically (a\n"
+    "                  temporary file, fsync, rename). A FILE that is not a\n"
+    "                  checkpoint of this build is an input error (status 2)\n"
     "  -h, --help      show this help\n"
     "  --version       print the version\n"
     "\n"
@@ -192,6 +205,8 @@ typedef struct run_opts {
     const char *allows[MAX_ALLOWS];
     int n_allows;
     const char *audit_file;
+    const char *session;  /* --session FILE */
+    int limits_given;     /* an option that a loaded session ignores */
     int shell;            /* capsa shell: code_arg is -c's command line */
 } run_opts;
 
@@ -248,6 +263,124 @@ static void write_audit(void *ud, const char *line, size_t len)
     fwrite(line, 1, len, audit_out);
     fputc('\n', audit_out);
     fflush(audit_out);
+}
+
+/* ---- sessions (--session) ----------------------------------------------------------- */
+
+/* Reads the session file at path: 0 with *data its bytes, or NULL when there is
+ * no such file (a new session); -1 after saying what failed. */
+static int session_read(const char *path, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT)
+        return 0;
+    struct stat st;
+    const char *why = fd < 0 || fstat(fd, &st) != 0 ? strerror(errno)
+                    : !S_ISREG(st.st_mode) ? "not a regular file" : NULL;
+    char *buf = why ? NULL : malloc(st.st_size ? (size_t)st.st_size : 1);
+    if (!why && !buf)
+        why = "out of memory";
+    size_t got = 0;
+    while (buf && got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n <= 0) {
+            why = n < 0 ? strerror(errno) : "it became shorter while being read";
+            break;
+        }
+        got += (size_t)n;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (why) {
+        fprintf(stderr, "capsa: --session: cannot read '%s': %s\n", path, why);
+        free(buf);
+        return -1;
+    }
+    *data = buf;
+    *len = got;
+    return 0;
+}
+
+/* Saves sb's checkpoint at path atomically: written to a new file beside it
+ * (mode 0600: a session holds the script's data), synced, renamed over path, and
+ * the directory synced, so that path holds the old session or the new one, never
+ * a part. Returns 0, or -1 after saying what failed. */
+static int session_write(capsa_sandbox *sb, const char *path)
+{
+    char *data = NULL;
+    size_t len = 0;
+    if (capsa_checkpoint(sb, &data, &len) != CAPSA_OK) {
+        fprintf(stderr, "capsa: --session: cannot checkpoint the sandbox: %s\n", capsa_errmsg(sb));
+        return -1;
+    }
+    char tmp[4096], dir[4096];
+    int n = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+    int fd = n > 0 && (size_t)n < sizeof(tmp) ? mkstemp(tmp) : -1;
+    const char *why = fd < 0 ? strerror(errno) : NULL;
+    for (size_t done = 0; !why && done < len;) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w <= 0)
+            why = strerror(w < 0 ? errno : EIO);
+        else
+            done += (size_t)w;
+    }
+    if (!why && fsync(fd) != 0)
+        why = strerror(errno);
+    if (fd >= 0 && close(fd) != 0 && !why)
+        why = strerror(errno);
+    if (!why && rename(tmp, path) != 0)
+        why = strerror(errno);
+    capsa_free(data);
+    if (why) {
+        if (fd >= 0)
+            unlink(tmp);
+        fprintf(stderr, "capsa: --session: cannot save '%s': %s\n", path, why);
+        return -1;
+    }
+    snprintf(dir, sizeof(dir), "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+    int dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}
+
+/* Makes the sandbox from a session's checkpoint data[0..len), its tools bound by
+ * name to the commands of the --tools files (tools, already read and checked).
+ * Returns 0, or -1 after saying what failed. */
+static int session_restore(capsa_engine *engine, const run_opts *o, const cli_tools *tools,
+                           const capsa_options *opts, const char *data, size_t len,
+                           capsa_sandbox **out)
+{
+    capsa_tool_def defs[CLI_MAX_TOOLS];
+    const capsa_tool_def *bind[CLI_MAX_TOOLS];
+    int n = cli_tools_defs(tools, defs);
+    for (int i = 0; i < n; i++)
+        bind[i] = &defs[i];
+    capsa_restore_options ro;
+    capsa_restore_options_init(&ro);
+    ro.tools = bind;
+    ro.n_tools = (size_t)n;
+    ro.on_output = opts->on_output;
+    ro.on_audit = opts->on_audit;
+    char msg[1024];
+    int rc = capsa_sandbox_restore(engine, data, len, &ro, out, msg, sizeof(msg));
+    if (rc != CAPSA_OK) {
+        fprintf(stderr, "capsa: --session %s: %s%s\n", o->session, msg,
+                rc == CAPSA_ENOENT ? " (with --tools: the files the session's tools came from)"
+                                   : "");
+        return -1;
+    }
+    if (o->limits_given || o->policy_file || o->n_allows)
+        fprintf(stderr, "capsa: --session %s: the session keeps its own limits and policy (the "
+                        "options that set them are ignored)\n", o->session);
+    return 0;
 }
 
 static int cmd_run_opts(run_opts *o, int argc, char **argv);
@@ -323,6 +456,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
             char *end;
             errno = 0;
             o->memory_mib = strtoul(argv[++i], &end, 10);
+            o->limits_given = 1;
             if (errno || *end || end == argv[i] || o->memory_mib < 8 || o->memory_mib > 4096)
                 return usage_error("--memory wants MiB from 8 to 4096, not '%s'", argv[i]);
         } else if (strcmp(a, "--timeout") == 0) {
@@ -334,6 +468,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
             if (errno || *end || end == argv[i] || !(o->timeout_s >= 0) || o->timeout_s > 1e7)
                 return usage_error("--timeout wants seconds from 0 to 10000000, not '%s'", argv[i]);
             o->has_timeout = 1;
+            o->limits_given = 1;
         } else if (strcmp(a, "--fuel") == 0 || strcmp(a, "--max-output") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a number", a);
@@ -350,6 +485,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
                 o->fuel = n;
             else
                 o->max_output = n;
+            o->limits_given = 1;
         } else if (strcmp(a, "--mount") == 0 || strcmp(a, "--file") == 0) {
             int mount = strcmp(a, "--mount") == 0;
             if (i + 1 >= argc)
@@ -382,6 +518,11 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
                 o->disk_mib = n;
             else
                 o->max_files = n;
+            o->limits_given = 1;
+        } else if (strcmp(a, "--session") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0])
+                return usage_error("%s needs a file", a);
+            o->session = argv[++i];
         } else if (strcmp(a, "--tools") == 0 || strcmp(a, "--policy") == 0 ||
                    strcmp(a, "--allow") == 0 || strcmp(a, "--audit") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0])
@@ -457,7 +598,9 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
     capsa_engine *engine = NULL;
     capsa_sandbox *sb = NULL;
     cli_tools *tools = NULL;
-    int status = EXIT_THREW;
+    char *session = NULL;
+    size_t session_len = 0;
+    int status = EXIT_THREW, ran = 0;
     int rc = capsa_engine_new(NULL, &engine);
     if (rc != CAPSA_OK) {
         fprintf(stderr, "capsa: cannot start the engine: %s\n", capsa_errstr(rc));
@@ -488,18 +631,30 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
         opts.on_audit = write_audit;
         opts.audit_max_bytes = AUDIT_FILE_MAX; /* fail closed past it, as /log does */
     }
-    rc = capsa_sandbox_new(engine, &opts, &sb);
-    if (rc != CAPSA_OK) {
-        fprintf(stderr, "capsa: cannot create a sandbox: %s\n", capsa_errstr(rc));
-        goto out;
-    }
-    if (seed_files(sb, o) != 0 ||
-        cli_tools_load(o->tool_files, o->n_tool_files, o->policy_file, o->allows, o->n_allows,
+    if (cli_tools_load(o->tool_files, o->n_tool_files, o->policy_file, o->allows, o->n_allows,
                        opts.tool_max_result ? opts.tool_max_result : 16u << 20, &tools) != 0 ||
-        cli_tools_apply(tools, sb) != 0) {
+        (o->session && session_read(o->session, &session, &session_len) != 0)) {
         status = EXIT_USAGE;
         goto out;
     }
+    if (session) {
+        if (session_restore(engine, o, tools, &opts, session, session_len, &sb) != 0 ||
+            seed_files(sb, o) != 0) {
+            status = EXIT_USAGE;
+            goto out;
+        }
+    } else {
+        rc = capsa_sandbox_new(engine, &opts, &sb);
+        if (rc != CAPSA_OK) {
+            fprintf(stderr, "capsa: cannot create a sandbox: %s\n", capsa_errstr(rc));
+            goto out;
+        }
+        if (seed_files(sb, o) != 0 || cli_tools_apply(tools, sb) != 0) {
+            status = EXIT_USAGE;
+            goto out;
+        }
+    }
+    ran = 1; /* from here on, the session is saved whatever the run does */
     const capsa_result *r = NULL;
     if (o->shell) {
         if (!o->code_arg && !o->path) {
@@ -566,6 +721,9 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
         status = EXIT_USAGE;
     }
 out:
+    if (ran && o->session && session_write(sb, o->session) != 0)
+        status = EXIT_USAGE;
+    free(session);
     capsa_sandbox_free(sb);
     capsa_engine_free(engine);
     cli_tools_free(tools);

@@ -63,7 +63,6 @@ char *cli_read_all(FILE *f, size_t *len)
 /* Stderr kept for a failed command's message. */
 #define TOOL_STDERR_MAX 4096
 #define DEFAULT_TOOL_TIMEOUT_MS 30000
-#define MAX_TOOLS 256
 
 typedef struct cmd_tool {
     char *name;
@@ -78,7 +77,7 @@ typedef struct cmd_tool {
 } cmd_tool;
 
 struct cli_tools {
-    cmd_tool *tools[MAX_TOOLS];
+    cmd_tool *tools[CLI_MAX_TOOLS];
     int n_tools;
     char *policy;      /* the --policy file's text, NULL: none */
     size_t policy_len;
@@ -408,7 +407,7 @@ static int load_tools(cli_tools *ts, const char *path, uint64_t max_result)
             problem = "must be a whole number of milliseconds from 1 to 86400000";
             break;
         }
-        if (ts->n_tools >= MAX_TOOLS) {
+        if (ts->n_tools >= CLI_MAX_TOOLS) {
             snprintf(field, sizeof(field), "tools[%zu]", i);
             problem = "too many tools (at most 256)";
             break;
@@ -503,18 +502,31 @@ int cli_tools_load(const char *const *tool_files, int n_tool_files, const char *
     return 0;
 }
 
+/* The definition of command tool ct: its callback runs the command. */
+static void cmd_tool_def(cmd_tool *ct, capsa_tool_def *def)
+{
+    capsa_tool_def_init(def);
+    def->name = ct->name;
+    def->description = ct->description;
+    def->parameters = ct->schema;
+    def->fn = run_command_tool;
+    def->ud = ct;
+    def->timeout_ms = ct->timeout_ms;
+}
+
+int cli_tools_defs(const cli_tools *ts, capsa_tool_def *defs)
+{
+    for (int i = 0; i < ts->n_tools; i++)
+        cmd_tool_def(ts->tools[i], &defs[i]);
+    return ts->n_tools;
+}
+
 int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb)
 {
     for (int i = 0; i < ts->n_tools; i++) {
         cmd_tool *ct = ts->tools[i];
         capsa_tool_def def;
-        capsa_tool_def_init(&def);
-        def.name = ct->name;
-        def.description = ct->description;
-        def.parameters = ct->schema;
-        def.fn = run_command_tool;
-        def.ud = ct;
-        def.timeout_ms = ct->timeout_ms;
+        cmd_tool_def(ct, &def);
         if (capsa_tool_add(sb, &def) != CAPSA_OK) {
             fprintf(stderr, "capsa: --tools %s: tools[%zu]: %s\n", ct->file, ct->index, capsa_errmsg(sb));
             return -1;

@@ -35,6 +35,14 @@ int cli_tools_load(const char *const *tool_files, int n_tool_files, const char *
  * ts must outlive sb (its tools' callbacks use it). */
 int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb);
 
+/* The most tools a set holds. */
+#define CLI_MAX_TOOLS 256
+
+/* Fills defs[0..n) with the definitions of the set's n tools (returned), each
+ * bound to its command: for capsa_sandbox_restore, which binds tools by name.
+ * defs has room for CLI_MAX_TOOLS; its strings are owned by ts. */
+int cli_tools_defs(const cli_tools *ts, capsa_tool_def *defs);
+
 /* Whether any tool file was given. */
 int cli_tools_count(const cli_tools *ts);
 

@@ -6,7 +6,7 @@
 
 FUZZ_CC      ?= clang-14
 FUZZ_BUILD   := $(BUILD)-fuzz
-FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef shell schema mcp
+FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef shell schema mcp restore
 FUZZ_SECONDS ?= 60
 FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
@@ -19,7 +19,7 @@ fuzz-build: deps
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(BUILD)/libcapsa.a
 	@mkdir -p $(BUILD)/fuzz
 	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude -Isrc -I$(GEN) $< $(BUILD)/libcapsa.a \
-		-ljansson -lpthread -lm -o $@
+		-ljansson -lzstd -lpthread -lm -o $@
 
 # The MCP dispatcher's harness links net/ (libcapsa-net.a) too.
 $(BUILD)/fuzz/fuzz_mcp: fuzz/fuzz_mcp.c $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a

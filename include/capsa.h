@@ -161,7 +161,8 @@ enum {
  * sandboxes may run on distinct threads at once. While capsa_run or capsa_resume
  * is in progress (a tool callback runs inside one), the functions that change the
  * sandbox (capsa_run, capsa_resume, capsa_reset, capsa_fs_*, capsa_tool_add,
- * capsa_policy_set/add/reset_counts, capsa_call_resolve/reject) return
+ * capsa_policy_set/add/reset_counts, capsa_call_resolve/reject) and
+ * capsa_checkpoint return
  * CAPSA_EINVAL without touching it, and capsa_sandbox_free does nothing: a callback
  * cannot re-enter its own sandbox. */
 typedef struct capsa_sandbox capsa_sandbox;
@@ -234,6 +235,11 @@ CAPSA_API void capsa_options_init(capsa_options *opts);
  * NULL. */
 CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
                                 capsa_sandbox **out);
+
+/* Copies the sandbox's options (as capsa_sandbox_new or capsa_sandbox_restore
+ * made them, defaults filled in) into *opts, up to opts->struct_size bytes (set by
+ * the caller, or by capsa_options_init). CAPSA_EINVAL when either is NULL. */
+CAPSA_API int capsa_sandbox_options(const capsa_sandbox *sb, capsa_options *opts);
 
 /* Frees a sandbox and everything it owns, including its last result. NULL is a
  * no-op. Tool callbacks still running on its worker threads (calls that timed out,
@@ -510,6 +516,11 @@ CAPSA_API int capsa_policy_calls(capsa_sandbox *sb, const char *pattern, uint64_
  * string the caller frees with capsa_free; NULL when out of memory. */
 CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb);
 
+/* The policy as the JSON text of a policy file (compact; it loads back as the
+ * same policy; used calls are capsa_policy_counts_json's). A new string the
+ * caller frees with capsa_free; NULL when out of memory. */
+CAPSA_API char *capsa_policy_json(capsa_sandbox *sb);
+
 /* Sets every capability's used calls back to zero. */
 CAPSA_API int capsa_policy_reset_counts(capsa_sandbox *sb);
 
@@ -680,8 +691,101 @@ CAPSA_API int capsa_fs_export_tar(capsa_sandbox *sb, const char *guest_path, cha
 CAPSA_API int capsa_fs_import_tar(capsa_sandbox *sb, const char *guest_path, const void *data,
                                   size_t len);
 
+/* ---- checkpoints ------------------------------------------------------------------- */
+
+/* A checkpoint is a sandbox as bytes, which capsa_sandbox_restore makes a sandbox
+ * from again, in this process or in another (on another machine too) running the
+ * same build of capsa: its JS state (the guest's memory and globals: globals,
+ * closures, classes, the module cache), its files (contents,
+ * times, symlinks, hard links, mounts' subtrees and modes), its limits and quotas
+ * (every capsa_options field but the callbacks), its policy with the calls each
+ * capability has allowed, its tools by name, and its audit trail's place (the run
+ * count, /log/actions.jsonl, the bytes given to on_audit). Nothing of the host
+ * goes in: not the tool callbacks (bound again by name at the restore), not the
+ * output and audit callbacks, and not the host directories of mounts: a mount's
+ * subtree is kept, as the guest left it, with its mode, and its host directory
+ * is given again by capsa_fs_mount at the same path, which replaces the kept
+ * copy with the directory's contents (read-write: written back after each run,
+ * from then on). Until then a read-write mount is written back nowhere.
+ *
+ * Only between runs: during a run (from a tool callback) or while a run waits in
+ * step mode (CAPSA_PENDING) it is CAPSA_EINVAL. A script that left files open
+ * (an fs.openSync without its closeSync) cannot be checkpointed either
+ * (CAPSA_EINVAL, capsa_errmsg says which fd): descriptors are not kept. The
+ * restored sandbox's Math.random gets a seed of its own and performance.now()
+ * counts from the restore.
+ *
+ * The format: a header (magic "CAPSACKP", the format version, the guest's build
+ * id, the id of the guest image it was taken over) and a zstd frame of the
+ * contents, which repeat the header, under zstd's checksum. The guest's memory is
+ * kept as the 4 KiB pages that differ from the image, so a checkpoint's size
+ * follows what the session changed, not its memory limit. A checkpoint is input
+ * like any other: every length, offset, count, name and path in it is checked,
+ * and a corrupt, truncated or tampered one is refused (CAPSA_EINVAL, never a
+ * crash); its memory is guest memory, which can do nothing the guest itself
+ * could not. (zstd's working memory comes from the C library, not from the
+ * engine's allocator.) */
+
+/* Called with the successive pieces of a checkpoint, data[0..len) valid during
+ * the call only. Returns 0 to go on, anything else to stop the checkpoint. */
+typedef int (*capsa_write_fn)(void *ud, const void *data, size_t len);
+
+/* Checkpoints sb into fn (see above): CAPSA_OK, CAPSA_EINVAL (during a run, a
+ * pending run, open files; capsa_errmsg says why), CAPSA_EIO when fn stopped it,
+ * CAPSA_ENOMEM. The sandbox is not changed, but for one "checkpoint" line in its
+ * audit trail when it keeps one. */
+CAPSA_API int capsa_checkpoint_write(capsa_sandbox *sb, capsa_write_fn fn, void *ud);
+
+/* The same into a buffer: on CAPSA_OK *data is a new buffer of *len bytes that the
+ * caller frees with capsa_free; otherwise *data is NULL. */
+CAPSA_API int capsa_checkpoint(capsa_sandbox *sb, char **data, size_t *len);
+
+/* The most bytes a checkpoint's contents may have, decompressed, unless
+ * capsa_restore_options.max_bytes says otherwise: the largest guest memory and a
+ * GiB of files. */
+#define CAPSA_CHECKPOINT_MAX ((4ull << 30) + (1ull << 30))
+
+typedef struct capsa_restore_options {
+    size_t struct_size;       /* set by _init */
+    /* The tools' callbacks, by name: each tool of the checkpoint is bound to the fn
+       and ud of the definition with its name (the rest of that definition is not
+       used: the checkpoint's description, schema, flags and timeout stay, as the
+       script saw them). A tool that had a callback and that no definition names
+       fails the restore (CAPSA_ENOENT, capsa's message names it); one that had
+       none (step mode) may be given one. Definitions naming no tool of the
+       checkpoint are ignored (add new tools with capsa_tool_add). The array and
+       the definitions are read during the call only. */
+    const capsa_tool_def *const *tools;
+    size_t n_tools;
+    /* The callbacks of capsa_options, which a checkpoint does not keep. */
+    capsa_output_fn on_output;
+    void *on_output_ud;
+    capsa_audit_fn on_audit;
+    void *on_audit_ud;
+    uint64_t max_bytes;       /* the most bytes the contents may expand to (a
+                                 small blob can claim gigabytes); 0:
+                                 CAPSA_CHECKPOINT_MAX */
+} capsa_restore_options;
+
+/* Fills *opts with the defaults (no tools, no callbacks). */
+CAPSA_API void capsa_restore_options_init(capsa_restore_options *opts);
+
+/* Makes a new sandbox of engine from the checkpoint data[0..len) (read during the
+ * call only; opts may be NULL for the defaults). On CAPSA_OK *out owns it (free
+ * with capsa_sandbox_free): as the checkpointed sandbox was, its limits included,
+ * with no result yet. On failure *out is NULL and errmsg (errmsg_size bytes; may
+ * be NULL) says why: CAPSA_EINVAL for data that is not a checkpoint, is corrupt
+ * or truncated, comes from another format version, another build of capsa's
+ * guest or another guest image, or names a tool with no callback (CAPSA_ENOENT,
+ * see above); CAPSA_ETOOBIG when its contents are over max_bytes; CAPSA_ENOMEM,
+ * CAPSA_ETOOMANY as capsa_sandbox_new. */
+CAPSA_API int capsa_sandbox_restore(capsa_engine *engine, const void *data, size_t len,
+                                    const capsa_restore_options *opts, capsa_sandbox **out,
+                                    char *errmsg, size_t errmsg_size);
+
 /* Frees memory returned by capsa (capsa_result_json, capsa_fs_read,
- * capsa_fs_export_tar, capsa_policy_counts_json). NULL is a no-op. */
+ * capsa_fs_export_tar, capsa_policy_json, capsa_policy_counts_json,
+ * capsa_checkpoint). NULL is a no-op. */
 CAPSA_API void capsa_free(void *ptr);
 
 #ifdef __cplusplus

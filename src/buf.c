@@ -1,8 +1,12 @@
 /* Host memory and text: allocation through the engine's allocator hooks, the
  * growable byte buffers that collect output and build results (an append that
- * fails is remembered), the copies of the caller's versioned structs, and UTF-8. */
+ * fails is remembered), little-endian numbers written into them and read back
+ * with every length checked (checkpoints), the copies of the caller's versioned
+ * structs, and UTF-8. */
 #include "buf.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +24,7 @@ static void libc_free(void *ud, void *p)
 
 const capsa_allocator capsa__default_allocator = { libc_realloc, libc_free, NULL };
 
-int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n)
+int capsa__buf_reserve(capsa__buf *b, const capsa_allocator *a, size_t n)
 {
     if (b->failed)
         return -1;
@@ -41,6 +45,13 @@ int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, si
         b->data = d;
         b->cap = cap;
     }
+    return 0;
+}
+
+int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n)
+{
+    if (capsa__buf_reserve(b, a, n) != 0)
+        return -1;
     if (n)
         memcpy(b->data + b->len, p, n);
     b->len += n;
@@ -62,6 +73,90 @@ int capsa__buf_append_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v)
         v /= 10;
     } while (v);
     return capsa__buf_append(b, a, digits + i, sizeof(digits) - i);
+}
+
+int capsa__buf_put_u8(capsa__buf *b, const capsa_allocator *a, uint8_t v)
+{
+    return capsa__buf_append(b, a, &v, 1);
+}
+
+int capsa__buf_put_u32(capsa__buf *b, const capsa_allocator *a, uint32_t v)
+{
+    uint8_t le[4];
+    capsa__store_le32(le, v);
+    return capsa__buf_append(b, a, le, sizeof(le));
+}
+
+int capsa__buf_put_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v)
+{
+    uint8_t le[8];
+    capsa__store_le64(le, v);
+    return capsa__buf_append(b, a, le, sizeof(le));
+}
+
+int capsa__buf_put_str(capsa__buf *b, const capsa_allocator *a, const void *s, size_t len)
+{
+    if (len > UINT32_MAX) {
+        b->failed = 1;
+        return -1;
+    }
+    capsa__buf_put_u32(b, a, (uint32_t)len);
+    return capsa__buf_append(b, a, s, len);
+}
+
+const uint8_t *capsa__rd_bytes(capsa__rd *r, size_t n)
+{
+    if (r->failed || n > r->left) {
+        r->failed = 1;
+        return NULL;
+    }
+    const uint8_t *p = r->p;
+    r->p += n;
+    r->left -= n;
+    return p;
+}
+
+uint8_t capsa__rd_u8(capsa__rd *r)
+{
+    const uint8_t *p = capsa__rd_bytes(r, 1);
+    return p ? p[0] : 0;
+}
+
+uint32_t capsa__rd_u32(capsa__rd *r)
+{
+    const uint8_t *p = capsa__rd_bytes(r, 4);
+    return p ? capsa__load_le32(p) : 0;
+}
+
+uint64_t capsa__rd_u64(capsa__rd *r)
+{
+    const uint8_t *p = capsa__rd_bytes(r, 8);
+    return p ? capsa__load_le64(p) : 0;
+}
+
+const char *capsa__rd_str(capsa__rd *r, size_t max, size_t *len)
+{
+    uint32_t n = capsa__rd_u32(r);
+    *len = 0;
+    if (n > max) {
+        r->failed = 1;
+        return NULL;
+    }
+    const uint8_t *p = capsa__rd_bytes(r, n);
+    if (p)
+        *len = n;
+    return (const char *)p;
+}
+
+int capsa__msgf(char *msg, size_t msgsize, int rc, const char *fmt, ...)
+{
+    if (msg && msgsize) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, msgsize, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
 }
 
 void capsa__buf_fail(capsa__buf *b)

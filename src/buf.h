@@ -38,10 +38,19 @@ typedef struct capsa__buf {
 
 /* Appends n bytes; returns 0, or -1 when the buffer failed (now or before). */
 int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n);
+/* Makes room for n more bytes (and the NUL) without appending them; returns 0,
+ * or -1 when the buffer failed. */
+int capsa__buf_reserve(capsa__buf *b, const capsa_allocator *a, size_t n);
 /* Appends the NUL-terminated string s. */
 int capsa__buf_append_str(capsa__buf *b, const capsa_allocator *a, const char *s);
 /* Appends v in decimal. */
 int capsa__buf_append_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v);
+/* Appends v little-endian, in 1, 4 or 8 bytes (the encoding of checkpoints). */
+int capsa__buf_put_u8(capsa__buf *b, const capsa_allocator *a, uint8_t v);
+int capsa__buf_put_u32(capsa__buf *b, const capsa_allocator *a, uint32_t v);
+int capsa__buf_put_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v);
+/* Appends s[0..len) after its length as a u32 (len must fit in one). */
+int capsa__buf_put_str(capsa__buf *b, const capsa_allocator *a, const void *s, size_t len);
 /* Marks the buffer failed, for a part of a text that could not be made (a
  * library out of memory). */
 void capsa__buf_fail(capsa__buf *b);
@@ -52,6 +61,60 @@ void capsa__buf_truncate(capsa__buf *b, size_t len);
 void capsa__buf_clear(capsa__buf *b);
 /* Releases the buffer's memory and forgets a failure. */
 void capsa__buf_free(capsa__buf *b, const capsa_allocator *a);
+/* Little-endian numbers at p (guest structures, checkpoints). */
+static inline void capsa__store_le16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void capsa__store_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void capsa__store_le64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint32_t capsa__load_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t capsa__load_le64(const uint8_t *p)
+{
+    return (uint64_t)capsa__load_le32(p) | (uint64_t)capsa__load_le32(p + 4) << 32;
+}
+
+/* Formats msg (msgsize bytes; NULL for none) and returns rc, so that error paths
+ * read `return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "...", ...)`. */
+int capsa__msgf(char *msg, size_t msgsize, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* A reader of bytes that come from outside (a checkpoint), the other side of the
+ * capsa__buf_put_* functions. Each read checks what is left; the first that asks
+ * for more marks the reader failed, and every read after it fails too (numbers
+ * read as 0, bytes as NULL), so that a parser checks `failed` once per decision
+ * rather than after every read. */
+typedef struct capsa__rd {
+    const uint8_t *p;
+    size_t left;
+    int failed;
+} capsa__rd;
+
+uint8_t capsa__rd_u8(capsa__rd *r);
+uint32_t capsa__rd_u32(capsa__rd *r);
+uint64_t capsa__rd_u64(capsa__rd *r);
+/* The next n bytes (borrowed from the reader's data), or NULL. */
+const uint8_t *capsa__rd_bytes(capsa__rd *r, size_t n);
+/* A string written by capsa__buf_put_str: its bytes (borrowed, not NUL-terminated)
+ * and *len, or NULL (and the reader failed) when it is longer than max. */
+const char *capsa__rd_str(capsa__rd *r, size_t max, size_t *len);
+
 /* Copies the caller's versioned struct src (its first member the size_t
  * struct_size) over the library's own in dst (dst_size bytes, defaults filled
  * in): the fields the caller knows; the others keep their defaults. Returns 0,

@@ -2,8 +2,8 @@
  * its VFS (acting as the host: mounts' modes do not bind them, quotas do). Each
  * checks the caller's path, calls the VFS (the tree in vfs.c, host directories in
  * vfs_host.c, tar streams in vfs_tar.c) and turns its error into a status code
- * and a message. The read-write mounts are recorded here and written back after
- * each run (capsa__fs_sync). */
+ * and a message. The mounts are recorded here, and the read-write ones written
+ * back after each run (capsa__fs_sync). */
 #include "fs.h"
 
 #include <errno.h>
@@ -191,6 +191,30 @@ CAPSA_API int capsa_fs_remove(capsa_sandbox *sb, const char *path, int recursive
     return err ? fail(sb, err, "remove", path) : ok(sb);
 }
 
+/* The record of the mount at abs, or NULL. */
+static capsa__host_mount *mount_at(capsa_sandbox *sb, const char *abs)
+{
+    for (size_t i = 0; i < sb->n_mounts; i++)
+        if (strcmp(sb->mounts[i].guest_path, abs) == 0)
+            return &sb->mounts[i];
+    return NULL;
+}
+
+/* Removes everything below directory d, as the host (a mount root below is
+ * EBUSY, and stops it). Returns 0 or a WASI errno. */
+static int clear_dir(capsa__vfs *vfs, capsa__vnode *d)
+{
+    capsa__vfs_dirent e;
+    char name[CAPSA__VFS_NAME_MAX + 1];
+    int err;
+    while ((err = capsa__vfs_readdir(vfs, d, 2, &e, HOST)) == 0) {
+        memcpy(name, e.name, e.name_len);
+        if ((err = capsa__vfs_remove(vfs, d, name, e.name_len, 1, HOST)))
+            return err;
+    }
+    return err == CAPSA__WASI_ENOENT ? 0 : err;
+}
+
 CAPSA_API int capsa_fs_mount(capsa_sandbox *sb, const char *host_dir, const char *guest_path,
                              int mode)
 {
@@ -199,26 +223,32 @@ CAPSA_API int capsa_fs_mount(capsa_sandbox *sb, const char *host_dir, const char
     if (!host_dir || (mode != CAPSA_MOUNT_RO && mode != CAPSA_MOUNT_RW))
         return fail(sb, CAPSA__WASI_EINVAL, "mount", host_dir);
     PATH_ARG(sb, guest_path, abs, "mount");
-    capsa__rw_mount *list = NULL;
-    char *h = NULL, *g = NULL;
-    if (mode == CAPSA_MOUNT_RW) {
+    capsa__host_mount *again = mount_at(sb, abs);
+    if (!again) {
         /* Keep room for the record first, so that a mount that worked is always
-           written back. */
-        list = sb->alloc->realloc_fn(sb->alloc->ud, sb->rw_mounts,
-                                     (sb->n_rw_mounts + 1) * sizeof(*list));
+           recorded (and, read-write, written back). */
+        capsa__host_mount *list = sb->alloc->realloc_fn(sb->alloc->ud, sb->mounts,
+                                                        (sb->n_mounts + 1) * sizeof(*list));
         if (!list)
             return fail(sb, CAPSA__WASI_ENOMEM, "mount", host_dir);
-        sb->rw_mounts = list;
-        h = capsa__strndup(sb->alloc, host_dir, strlen(host_dir));
-        g = capsa__strndup(sb->alloc, abs, strlen(abs));
-        if (!h || !g) {
-            capsa__free(sb->alloc, h);
-            capsa__free(sb->alloc, g);
-            return fail(sb, CAPSA__WASI_ENOMEM, "mount", host_dir);
-        }
+        sb->mounts = list;
+    }
+    char *h = capsa__strndup(sb->alloc, host_dir, strlen(host_dir));
+    char *g = capsa__strndup(sb->alloc, abs, strlen(abs));
+    if (!h || !g) {
+        capsa__free(sb->alloc, h);
+        capsa__free(sb->alloc, g);
+        return fail(sb, CAPSA__WASI_ENOMEM, "mount", host_dir);
     }
     char detail[256] = "";
-    int err = capsa__vfs_make_dirs(sb->vfs, abs);
+    int err = 0;
+    /* A mount restored from a checkpoint: the host directory's contents replace
+       the copy the checkpoint kept, so that the sandbox sees the directory as it
+       is now (and what the host removed meanwhile does not come back). */
+    if (again && !again->host_dir && (err = clear_dir(sb->vfs, again->root)))
+        snprintf(detail, sizeof(detail), "cannot empty the mount the checkpoint restored");
+    if (!err)
+        err = capsa__vfs_make_dirs(sb->vfs, abs);
     if (!err)
         err = capsa__vfs_import_dir(sb->vfs, host_dir, abs, detail, sizeof(detail));
     if (!err)
@@ -231,16 +261,47 @@ CAPSA_API int capsa_fs_mount(capsa_sandbox *sb, const char *host_dir, const char
         snprintf(at, sizeof(at), "at '%.200s'", guest_path);
         return fail2(sb, err, "mount", host_dir, at, detail);
     }
-    if (mode == CAPSA_MOUNT_RW) {
-        /* The mount root is kept by node, not by path: it can be neither
-           removed nor renamed, while a path could be led elsewhere by a link. */
-        capsa__vfs_where w;
-        capsa__vfs_walk(sb->vfs, capsa__vfs_root(sb->vfs), abs, strlen(abs), CAPSA__VFS_FOLLOW,
-                        HOST, &w);
-        sb->rw_mounts[sb->n_rw_mounts] = (capsa__rw_mount){ h, g, w.node, 0 };
-        sb->n_rw_mounts++;
+    /* The mount root is kept by node, not by path: it can be neither removed nor
+       renamed, while a path could be led elsewhere by a link. */
+    capsa__vfs_where w;
+    capsa__vfs_walk(sb->vfs, capsa__vfs_root(sb->vfs), abs, strlen(abs), CAPSA__VFS_FOLLOW, HOST,
+                    &w);
+    capsa__host_mount m = { h, g, w.node, mode == CAPSA_MOUNT_RW, 0 };
+    if (again) {
+        /* Mounted again: the new directory takes the place of the old one. */
+        sb->n_rw_mounts -= again->rw && again->host_dir;
+        capsa__free(sb->alloc, again->host_dir);
+        capsa__free(sb->alloc, again->guest_path);
+        *again = m;
+    } else {
+        sb->mounts[sb->n_mounts++] = m;
     }
+    sb->n_rw_mounts += m.rw;
     return ok(sb);
+}
+
+int capsa__fs_restore_mount(capsa_sandbox *sb, const char *guest_path, size_t len, int rw)
+{
+    capsa__vfs_where w;
+    int err = len && guest_path[0] == '/' ? capsa__vfs_walk(sb->vfs, capsa__vfs_root(sb->vfs),
+                                                            guest_path, len, 0, HOST, &w)
+                                          : CAPSA__WASI_EINVAL;
+    if (err || !w.node || !capsa__vfs_is_mount(w.node)) {
+        capsa__sandbox_errorf(sb, "the checkpoint's mount '%.*s' is not a mount point of its "
+                                  "filesystem", (int)(len > 300 ? 300 : len), guest_path);
+        return CAPSA_EINVAL;
+    }
+    capsa__host_mount *list = sb->alloc->realloc_fn(sb->alloc->ud, sb->mounts,
+                                                    (sb->n_mounts + 1) * sizeof(*list));
+    char *g = list ? capsa__strndup(sb->alloc, guest_path, len) : NULL;
+    if (list)
+        sb->mounts = list;
+    if (!g) {
+        capsa__sandbox_errorf(sb, "out of memory restoring the mounts");
+        return CAPSA_ENOMEM;
+    }
+    sb->mounts[sb->n_mounts++] = (capsa__host_mount){ NULL, g, w.node, rw != 0, 0 };
+    return CAPSA_OK;
 }
 
 /* Creates the host directory dir and its missing parents (the caller's path: the
@@ -290,8 +351,10 @@ int capsa__fs_sync(capsa_sandbox *sb)
 {
     int rc = CAPSA_OK;
     char msg[256];
-    for (size_t i = 0; i < sb->n_rw_mounts; i++) {
-        capsa__rw_mount *m = &sb->rw_mounts[i];
+    for (size_t i = 0; i < sb->n_mounts; i++) {
+        capsa__host_mount *m = &sb->mounts[i];
+        if (!m->rw || !m->host_dir)
+            continue;
         msg[0] = '\0';
         int err = capsa__vfs_sync_dir(sb->vfs, m->root, m->host_dir, m->synced, msg, sizeof(msg));
         if (!err)
@@ -307,13 +370,13 @@ int capsa__fs_sync(capsa_sandbox *sb)
 
 void capsa__fs_free_mounts(capsa_sandbox *sb)
 {
-    for (size_t i = 0; i < sb->n_rw_mounts; i++) {
-        capsa__free(sb->alloc, sb->rw_mounts[i].host_dir);
-        capsa__free(sb->alloc, sb->rw_mounts[i].guest_path);
+    for (size_t i = 0; i < sb->n_mounts; i++) {
+        capsa__free(sb->alloc, sb->mounts[i].host_dir);
+        capsa__free(sb->alloc, sb->mounts[i].guest_path);
     }
-    capsa__free(sb->alloc, sb->rw_mounts);
-    sb->rw_mounts = NULL;
-    sb->n_rw_mounts = 0;
+    capsa__free(sb->alloc, sb->mounts);
+    sb->mounts = NULL;
+    sb->n_mounts = sb->n_rw_mounts = 0;
 }
 
 CAPSA_API int capsa_fs_export_tar(capsa_sandbox *sb, const char *guest_path, char **data,

@@ -16,6 +16,7 @@
 #include "abi.h"
 #include "buf.h"
 #include "rt.h"
+#include "sha256.h"
 
 /* The host side of the "capsa" import module. */
 struct Z_capsa_instance_t {
@@ -46,6 +47,9 @@ struct capsa__image {
     wasm_rt_funcref_t *table;  /* its table, pointing into the original instance */
     uint32_t table_size;
     const void *origin[3];     /* the original instance and its import instances */
+    pthread_mutex_t id_lock;   /* guards id, made on first use (capsa__image_id) */
+    int id_made;
+    uint8_t id[32];
 };
 
 static int module_status = -1;
@@ -276,6 +280,7 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
     memset(img, 0, sizeof(*img));
     img->alloc = a;
     img->memory.fd = -1;
+    pthread_mutex_init(&img->id_lock, NULL);
 
     /* The guest starts over a filesystem of its own, thrown away with it. */
     capsa__vfs *vfs = NULL;
@@ -288,6 +293,11 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
             snprintf(msg, msgsize, "out of memory for the guest image's filesystem");
         return rc;
     }
+    /* Its clocks stand still while it starts: what QuickJS keeps of the time then
+       (the first Math.random state, reseeded for each sandbox anyway) would
+       otherwise make the image differ from one process to the next, and a
+       checkpoint can be restored only over the image it was taken over. */
+    g->wasi.fixed_clock = 1;
     int32_t status = CAPSA_GUEST_OK;
     int trap = protected_call(g, NULL, step_init, &status, NULL);
     if (trap == CAPSA__TRAP_NOMEM) {
@@ -301,6 +311,13 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
         rc = status == CAPSA_GUEST_NOMEM ? CAPSA_ENOMEM : CAPSA_EGUEST;
     }
     if (rc == CAPSA_OK) {
+        /* The shadow stack (first in memory, below the stack pointer, which is
+           back at its top) holds only what the start left there: values that
+           differ from one process to the next (file times the guest looked at).
+           Zeroed, the image is the same in every process, and costs less. */
+        wasm_rt_memory_t *m = &g->inst.w2c_memory;
+        uint32_t sp = g->inst.w2c___stack_pointer;
+        memset(m->data, 0, sp < m->size ? sp : m->size);
         img->inst = g->inst;
         img->origin[0] = &g->inst;
         img->origin[1] = &g->host;
@@ -330,6 +347,7 @@ void capsa__image_free(capsa__image *img)
     if (!img)
         return;
     capsa__rt_image_release(&img->memory);
+    pthread_mutex_destroy(&img->id_lock);
     capsa__free(img->alloc, img->table);
     capsa__free(img->alloc, img);
 }
@@ -433,6 +451,26 @@ int capsa__instance_recycle(const capsa__image *img, capsa__instance *g)
     return table_from_image(img, g) == 0 ? CAPSA_OK : CAPSA_ENOMEM;
 }
 
+/* Gives the guest its settings (capsa_configure): QuickJS's memory limit below
+ * memory_limit, the stack limit, a Math.random seed of its own and a new time
+ * origin. Within limits (NULL: none). */
+static int configure(capsa__instance *g, uint64_t memory_limit, uint32_t max_stack,
+                     const capsa__rt_limits *limits, char *msg, size_t msgsize)
+{
+    configure_args c = { 0, random_seed(), max_stack, CAPSA_GUEST_OK };
+    c.js_limit = memory_limit > 2 * GUEST_RESERVED_BYTES ? memory_limit - GUEST_RESERVED_BYTES
+                                                         : memory_limit / 2;
+    if (c.js_limit > UINT32_MAX)
+        c.js_limit = UINT32_MAX;
+    int trap = protected_call(g, limits, step_configure, &c, NULL);
+    if (trap || c.status != CAPSA_GUEST_OK) {
+        snprintf(msg, msgsize, "the guest failed to configure: %s",
+                 trap ? capsa__rt_trap_message(trap) : "bad status");
+        return trap == CAPSA__TRAP_NOMEM ? CAPSA_ENOMEM : CAPSA_EGUEST;
+    }
+    return CAPSA_OK;
+}
+
 int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks, capsa__vfs *vfs,
                          uint64_t memory_limit, uint32_t max_stack, char *msg, size_t msgsize)
 {
@@ -445,19 +483,7 @@ int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
     uint64_t pages = memory_limit / CAPSA__WASM_PAGE;
     if (pages < g->inst.w2c_memory.max_pages)
         g->inst.w2c_memory.max_pages = (uint32_t)pages;
-
-    configure_args c = { 0, random_seed(), max_stack, CAPSA_GUEST_OK };
-    c.js_limit = memory_limit > 2 * GUEST_RESERVED_BYTES ? memory_limit - GUEST_RESERVED_BYTES
-                                                         : memory_limit / 2;
-    if (c.js_limit > UINT32_MAX)
-        c.js_limit = UINT32_MAX;
-    int trap = protected_call(g, NULL, step_configure, &c, NULL);
-    if (trap || c.status != CAPSA_GUEST_OK) {
-        snprintf(msg, msgsize, "the guest failed to configure: %s",
-                 trap ? capsa__rt_trap_message(trap) : "bad status");
-        return trap == CAPSA__TRAP_NOMEM ? CAPSA_ENOMEM : CAPSA_EGUEST;
-    }
-    return CAPSA_OK;
+    return configure(g, memory_limit, max_stack, NULL, msg, msgsize);
 }
 
 int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
@@ -601,4 +627,120 @@ static int finish_step(capsa__instance *g, run_args *rp, void (*step)(capsa__ins
 uint64_t capsa__instance_memory_bytes(const capsa__instance *g)
 {
     return g->inst.w2c_memory.size;
+}
+
+/* ---- checkpoints ------------------------------------------------------------------ */
+
+/* Fuel and time a restored guest gets to take its settings: plenty for the few
+ * stores capsa_configure makes, and a bound on a memory that was tampered with. */
+#define LOAD_FUEL 10000000u
+#define LOAD_TIMEOUT_NS (5ull * 1000000000u)
+
+/* Hashes v into s as 4 little-endian bytes. */
+static void hash_u32(capsa__sha256 *s, uint32_t v)
+{
+    uint8_t le[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+    capsa__sha256_update(s, le, sizeof(le));
+}
+
+void capsa__image_id(capsa__image *img, uint8_t id[32])
+{
+    pthread_mutex_lock(&img->id_lock);
+    if (!img->id_made) {
+        capsa__sha256 s;
+        capsa__sha256_init(&s);
+        capsa__sha256_update(&s, "capsa image 1", 13);
+        hash_u32(&s, img->memory.pages);
+        hash_u32(&s, img->memory.max_pages);
+        hash_u32(&s, img->inst.w2c___stack_pointer);
+        hash_u32(&s, img->inst.w2c___tls_base);
+        hash_u32(&s, img->table_size);
+        if (img->memory.view)
+            capsa__sha256_update(&s, img->memory.view,
+                                 (size_t)img->memory.pages * CAPSA__WASM_PAGE);
+        capsa__sha256_final(&s, img->id);
+        img->id_made = 1;
+    }
+    memcpy(id, img->id, sizeof(img->id));
+    pthread_mutex_unlock(&img->id_lock);
+}
+
+/* Whether g's table is still the image's (the guest has no instruction that
+ * changes it; a checkpoint relies on that and checks it). */
+static int table_is_image(const capsa__image *img, const capsa__instance *g)
+{
+    const wasm_rt_funcref_table_t *t = &g->inst.w2c_T0;
+    if (t->size != img->table_size)
+        return 0;
+    for (uint32_t i = 0; i < t->size; i++)
+        if (t->data[i].func != img->table[i].func ||
+            t->data[i].func_type != img->table[i].func_type)
+            return 0;
+    return 1;
+}
+
+int capsa__instance_save(const capsa__image *img, const capsa__instance *g,
+                         capsa__instance_globals *gl,
+                         int (*chunk)(void *ud, uint64_t off, const uint8_t *bytes), void *ud,
+                         char *msg, size_t msgsize)
+{
+    uint32_t in_use = 0;
+    uint32_t fd = capsa__wasi_changed_fd(&g->wasi, guest_wasi.npreopens, &in_use);
+    if (fd != UINT32_MAX) {
+        if (in_use)
+            snprintf(msg, msgsize, "the script left %u file%s open (the first is fd %u): a "
+                     "checkpoint keeps no open files; close them (fs.closeSync) before it",
+                     in_use, in_use == 1 ? "" : "s", fd);
+        else
+            snprintf(msg, msgsize, "the script changed its standard descriptors (fd %u): a "
+                     "checkpoint keeps only the ones a new run starts with", fd);
+        return CAPSA_EINVAL;
+    }
+    if (!table_is_image(img, g)) {
+        snprintf(msg, msgsize, "the guest's function table is not the image's");
+        return CAPSA_EINVAL;
+    }
+    const wasm_rt_memory_t *m = &g->inst.w2c_memory;
+    gl->pages = m->pages;
+    gl->stack_pointer = g->inst.w2c___stack_pointer;
+    gl->tls_base = g->inst.w2c___tls_base;
+    /* Below the stack pointer (at the stack's top between runs) is the dead part
+       of the shadow stack: left out, a restore has the image's zeros there. */
+    uint64_t live = gl->stack_pointer / CAPSA__RT_CHUNK * CAPSA__RT_CHUNK;
+    if (capsa__rt_memory_diff(m, &g->track, &img->memory, live, chunk, ud) != 0) {
+        snprintf(msg, msgsize, "out of memory reading the guest's memory");
+        return CAPSA_ENOMEM;
+    }
+    return CAPSA_OK;
+}
+
+int capsa__instance_load_begin(const capsa__image *img, capsa__instance *g,
+                               const capsa__instance_globals *gl, char *msg, size_t msgsize)
+{
+    wasm_rt_memory_t *m = &g->inst.w2c_memory;
+    if (gl->pages < img->memory.pages || gl->pages > m->max_pages) {
+        snprintf(msg, msgsize, "the checkpoint's guest memory of %u pages is %s", gl->pages,
+                 gl->pages < img->memory.pages ? "smaller than the image's"
+                                               : "over this sandbox's memory limit");
+        return CAPSA_EINVAL;
+    }
+    if (capsa__rt_memory_grow_to(m, gl->pages) != 0) {
+        snprintf(msg, msgsize, "cannot grow guest memory to %u pages", gl->pages);
+        return CAPSA_ENOMEM;
+    }
+    g->inst.w2c___stack_pointer = gl->stack_pointer;
+    g->inst.w2c___tls_base = gl->tls_base;
+    return CAPSA_OK;
+}
+
+int capsa__instance_load_chunk(capsa__instance *g, uint64_t off, const uint8_t *bytes, size_t len)
+{
+    return capsa__rt_memory_write(&g->inst.w2c_memory, &g->track, off, bytes, len);
+}
+
+int capsa__instance_load_end(capsa__instance *g, uint64_t memory_limit, uint32_t max_stack,
+                             char *msg, size_t msgsize)
+{
+    capsa__rt_limits limits = { LOAD_FUEL, capsa__rt_now_ns() + LOAD_TIMEOUT_NS, NULL };
+    return configure(g, memory_limit, max_stack, &limits, msg, msgsize);
 }

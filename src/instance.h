@@ -90,4 +90,40 @@ int capsa__instance_continue(capsa__instance *g, const capsa__rt_limits *limits,
 /* Bytes of linear memory the instance has now. */
 uint64_t capsa__instance_memory_bytes(const capsa__instance *g);
 
+/* ---- checkpoints (checkpoint.c) ------------------------------------------------- */
+
+/* The id of the image's contents (SHA-256 of its memory, globals and table size),
+ * made on first use and kept: a checkpoint names it, so that one is restored only
+ * over the very image it was taken from. Thread-safe. */
+void capsa__image_id(capsa__image *img, uint8_t id[32]);
+
+/* The state of an instance beyond the bytes of its memory. */
+typedef struct capsa__instance_globals {
+    uint32_t pages;         /* linear memory, in wasm pages */
+    uint32_t stack_pointer; /* the guest's globals */
+    uint32_t tls_base;
+} capsa__instance_globals;
+
+/* Reads instance g, made from img, between runs: *gl, and chunk(ud, off, bytes)
+ * for each CAPSA__RT_CHUNK bytes of its memory that differ from the image. Refused
+ * (CAPSA_EINVAL, msg says why) when the guest holds open files or its table is
+ * not the image's; CAPSA_ENOMEM when chunk returned non-zero (its out of memory)
+ * or the memory could not be read. */
+int capsa__instance_save(const capsa__image *img, const capsa__instance *g,
+                         capsa__instance_globals *gl,
+                         int (*chunk)(void *ud, uint64_t off, const uint8_t *bytes), void *ud,
+                         char *msg, size_t msgsize);
+
+/* Loads a checkpoint into g, a bound instance as fresh as the image: begin
+ * (the size and globals: CAPSA_EINVAL when the memory is smaller than the
+ * image's or over g's limit), the chunks (-1 for bytes outside the memory), then
+ * end, which gives the guest its settings again (a new Math.random seed and
+ * performance.now() origin) within a small budget of fuel and time. On failure g
+ * must be freed. */
+int capsa__instance_load_begin(const capsa__image *img, capsa__instance *g,
+                               const capsa__instance_globals *gl, char *msg, size_t msgsize);
+int capsa__instance_load_chunk(capsa__instance *g, uint64_t off, const uint8_t *bytes, size_t len);
+int capsa__instance_load_end(capsa__instance *g, uint64_t memory_limit, uint32_t max_stack,
+                             char *msg, size_t msgsize);
+
 #endif

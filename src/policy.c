@@ -1076,6 +1076,14 @@ uint64_t capsa__policy_remaining(const capsa__policy *p, size_t i)
     return k->used >= k->max_calls ? 0 : k->max_calls - k->used;
 }
 
+int capsa__policy_set_used(capsa__policy *p, size_t i, uint64_t used)
+{
+    if (!p || i >= p->n || (p->caps[i].max_calls && used > p->caps[i].max_calls))
+        return -1;
+    p->caps[i].used = used;
+    return 0;
+}
+
 void capsa__policy_reset_budgets(capsa__policy *p)
 {
     for (size_t i = 0; p && i < p->n; i++)
@@ -1201,6 +1209,18 @@ CAPSA_API int capsa_policy_calls(capsa_sandbox *sb, const char *pattern, uint64_
     if (remaining)
         *remaining = capsa__policy_remaining(capsa__tools_policy(sb->tools), (size_t)i);
     return CAPSA_OK;
+}
+
+CAPSA_API char *capsa_policy_json(capsa_sandbox *sb)
+{
+    if (!sb)
+        return NULL;
+    const capsa__policy *p = capsa__tools_policy(sb->tools);
+    char *text = capsa__policy_to_json(p);
+    /* The caller's copy comes from the C library: capsa_free releases it. */
+    char *copy = text ? capsa__strndup(&capsa__default_allocator, text, strlen(text)) : NULL;
+    capsa__policy_free_string(p, text);
+    return copy;
 }
 
 CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb)

@@ -165,6 +165,9 @@ uint64_t capsa__policy_used(const capsa__policy *p, size_t i);
 /* Calls capability i may still authorise: UINT64_MAX when unlimited, 0 when i is
  * out of range. */
 uint64_t capsa__policy_remaining(const capsa__policy *p, size_t i);
+/* Sets capability i's count of used calls (a checkpoint's): 0, or -1 when i is
+ * out of range or used is over its budget. */
+int capsa__policy_set_used(capsa__policy *p, size_t i, uint64_t used);
 /* Sets every capability's count of used calls back to zero. */
 void capsa__policy_reset_budgets(capsa__policy *p);
 

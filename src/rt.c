@@ -1031,6 +1031,108 @@ int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const caps
     return 0;
 }
 
+/* Whether pagemap entry e says the page is no longer the image's (within the
+ * image) or was ever touched (beyond it). */
+static int page_candidate(uint64_t e, int in_image)
+{
+    if (e & PAGEMAP_SWAPPED)
+        return 1;
+    return (e & PAGEMAP_PRESENT) && (!in_image || !(e & PAGEMAP_FILE));
+}
+
+/* Compares the host page at off of m with what it should be if unchanged (the
+ * image's bytes, or zeros beyond it), chunk by chunk, calling fn for each chunk
+ * that differs. */
+static int diff_page(const wasm_rt_memory_t *m, const capsa__rt_image *img, uint64_t off,
+                     uint64_t from, int (*fn)(void *, uint64_t, const uint8_t *), void *ud)
+{
+    static const uint8_t zero[CAPSA__RT_CHUNK];
+    uint64_t image_bytes = (uint64_t)img->pages * CAPSA__WASM_PAGE;
+    for (uint64_t c = off; c < off + (uint64_t)host_page && c < m->size; c += CAPSA__RT_CHUNK) {
+        if (c < from)
+            continue;
+        const uint8_t *was = c < image_bytes ? img->view + c : zero;
+        if (memcmp(m->data + c, was, CAPSA__RT_CHUNK) != 0) {
+            int rc = fn(ud, c, m->data + c);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+int capsa__rt_memory_diff(const wasm_rt_memory_t *m, const capsa__rt_track *t,
+                          const capsa__rt_image *img, uint64_t from,
+                          int (*fn)(void *ud, uint64_t off, const uint8_t *bytes), void *ud)
+{
+    pthread_once(&page_once, read_page_size);
+    if (host_page <= 0 || (uint64_t)host_page < CAPSA__RT_CHUNK || !m->data)
+        return -1;
+    uint64_t page = (uint64_t)host_page;
+    uint64_t image_bytes = (uint64_t)img->pages * CAPSA__WASM_PAGE;
+    uint64_t npages = m->size / page, image_pages = image_bytes / page;
+    /* Armed, the image's pages that t does not note are still read-only: the
+       image's own. The rest is found in the page tables. */
+    uint8_t *noted = NULL;
+    if (t && t->armed && t->npages == image_pages) {
+        noted = calloc(image_pages ? image_pages : 1, 1);
+        if (!noted)
+            return -1;
+        for (uint32_t i = 0; i < t->nlist; i++)
+            noted[t->list[i]] = 1;
+    }
+    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    enum { BATCH = 512 };
+    uint64_t entries[BATCH];
+    int rc = 0;
+    for (uint64_t first = 0; first < npages && !rc; first += BATCH) {
+        uint64_t n = npages - first < BATCH ? npages - first : BATCH;
+        size_t want = (size_t)n * sizeof(uint64_t);
+        off_t at = (off_t)(((uintptr_t)m->data / page + first) * sizeof(uint64_t));
+        if (fd >= 0 && pread(fd, entries, want, at) != (ssize_t)want) {
+            close(fd);
+            fd = -1; /* compare every page from here on */
+        }
+        for (uint64_t i = 0; i < n && !rc; i++) {
+            uint64_t p = first + i;
+            int in_image = p < image_pages;
+            int candidate = noted && in_image ? noted[p]
+                          : fd >= 0 ? page_candidate(entries[i], in_image) : 1;
+            if (candidate && (p + 1) * page > from)
+                rc = diff_page(m, img, p * page, from, fn, ud);
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    free(noted);
+    return rc;
+}
+
+int capsa__rt_memory_grow_to(wasm_rt_memory_t *m, uint32_t pages)
+{
+    if (pages < m->pages)
+        return -1;
+    if (pages == m->pages)
+        return 0;
+    return wasm_rt_grow_memory(m, pages - m->pages) == UINT32_MAX ? -1 : 0;
+}
+
+int capsa__rt_memory_write(wasm_rt_memory_t *m, capsa__rt_track *t, uint64_t off,
+                           const uint8_t *bytes, size_t len)
+{
+    pthread_once(&page_once, read_page_size);
+    if (host_page <= 0 || off > m->size || len > m->size - off)
+        return -1;
+    if (t && t->armed) {
+        uint64_t page = (uint64_t)host_page;
+        for (uint64_t p = off / page * page; p < off + len; p += page)
+            if (track_write(t, m->data, p) < 0)
+                return -1;
+    }
+    memcpy(m->data + off, bytes, len);
+    return 0;
+}
+
 /* ---- tables ---------------------------------------------------------------------- */
 
 #define DEFINE_TABLE(type, elem)                                          \

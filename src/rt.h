@@ -141,6 +141,33 @@ int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img)
 int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *track,
                              const capsa__rt_image *img);
 
+/* The unit in which a memory's differences from its image are found and written
+ * back (a checkpoint's pages): 4 KiB, whatever the host's page size. */
+#define CAPSA__RT_CHUNK 4096u
+
+/* Calls fn(ud, off, bytes) for each CAPSA__RT_CHUNK bytes at off >= from of m, in
+ * increasing order, that differ from img (where img has them) or are not zero
+ * (memory grown beyond img). m must have been made from img
+ * (capsa__rt_memory_from_image). Only the pages that can differ are compared:
+ * those *track noted when it is armed, else those /proc/self/pagemap shows as no
+ * longer the image's (or, without /proc, every page). Returns 0, or the first
+ * non-zero value fn returned. Does not change m. */
+int capsa__rt_memory_diff(const wasm_rt_memory_t *m, const capsa__rt_track *track,
+                          const capsa__rt_image *img, uint64_t from,
+                          int (*fn)(void *ud, uint64_t off, const uint8_t *bytes), void *ud);
+
+/* Grows m (made from an image and holding its contents) to pages wasm pages, for
+ * capsa__rt_memory_write. Returns 0, or -1 when pages is below its size or over
+ * its maximum (or the pages cannot be mapped). */
+int capsa__rt_memory_grow_to(wasm_rt_memory_t *m, uint32_t pages);
+
+/* Writes bytes[0..len) at off of m from the host (len and off within m's size:
+ * the caller checks), noting the pages written in *track as a write of the guest's
+ * would be, so that tracked pages that are read-only become writable first. Returns
+ * 0, or -1 when a page cannot be made writable. */
+int capsa__rt_memory_write(wasm_rt_memory_t *m, capsa__rt_track *track, uint64_t off,
+                           const uint8_t *bytes, size_t len);
+
 /* A message for a trap code (wasm_rt_trap_t or CAPSA__TRAP_*). */
 const char *capsa__rt_trap_message(int trap);
 

@@ -15,6 +15,7 @@
 
 #include "abi.h"
 #include "audit.h"
+#include "checkpoint.h"
 
 #define DEFAULT_MEMORY_LIMIT (256ull << 20)
 #define MAX_MEMORY_LIMIT (4ull << 30)
@@ -128,6 +129,7 @@ CAPSA_API int capsa_engine_new(const capsa_engine_options *opts, capsa_engine **
         }
     }
     pthread_mutex_init(&e->pool_lock, NULL);
+    pthread_mutex_init(&e->ckpt_lock, NULL);
     char msg[256];
     int rc = capsa__image_new(&e->alloc, &e->image, msg, sizeof(msg));
     if (rc != CAPSA_OK) {
@@ -147,6 +149,8 @@ CAPSA_API void capsa_engine_free(capsa_engine *engine)
         capsa__instance_free(engine->pool[i]);
     capsa__free(&engine->alloc, engine->pool);
     pthread_mutex_destroy(&engine->pool_lock);
+    capsa__checkpoint_scratch_free(engine, engine->ckpt_spare);
+    pthread_mutex_destroy(&engine->ckpt_lock);
     capsa__image_free(engine->image);
     capsa_allocator a = engine->alloc;
     capsa__free(&a, engine);
@@ -335,6 +339,14 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
     pool_refill(engine);
 }
 
+CAPSA_API int capsa_sandbox_options(const capsa_sandbox *sb, capsa_options *opts)
+{
+    if (!sb || !opts || opts->struct_size < sizeof(size_t))
+        return CAPSA_EINVAL;
+    capsa__struct_out(opts, &sb->opts, sizeof(sb->opts));
+    return CAPSA_OK;
+}
+
 CAPSA_API const char *capsa_errmsg(const capsa_sandbox *sb)
 {
     return sb ? sb->errmsg : "no sandbox (NULL)";
@@ -419,13 +431,6 @@ static void write_back(capsa_sandbox *sb)
     memcpy(sb->errmsg, saved, sizeof(saved));
 }
 
-/* Whether the sandbox keeps an audit trail: once it has tools (or an audit
- * callback), so that sandboxes without tools write nothing to /log. */
-static int audited(const capsa_sandbox *sb)
-{
-    return sb->opts.on_audit || capsa__tools_generation(sb->tools) != 0;
-}
-
 /* Ends a run (whatever stopped it): statistics, write-back, the error message,
  * the instance dropped after a trap or a limit, the audit's lifecycle lines. */
 static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
@@ -479,7 +484,7 @@ static int run_finish(capsa_sandbox *sb, int rc, const capsa_result **out)
         sb->inst = NULL;
         break;
     }
-    if (audited(sb)) {
+    if (capsa__sandbox_audited(sb)) {
         char extra[320];
         if (limit) {
             capsa__buf msg = { 0 };
@@ -659,7 +664,7 @@ static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char
     }
     sb->runs++;
     capsa__tools_run_begin(sb->tools, sb->runs);
-    if (audited(sb))
+    if (capsa__sandbox_audited(sb))
         capsa__audit_event(sb, "run_start", sb->runs, "");
     int spent;
     capsa__rt_limits limits = step_limits(sb, &spent);

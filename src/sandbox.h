@@ -23,6 +23,9 @@ struct capsa_engine {
     uint32_t pool_size, pooled;
     int live;          /* sandboxes not yet freed (atomic) */
     int max_sandboxes; /* cap on live */
+    pthread_mutex_t ckpt_lock;
+    struct capsa__ckpt_scratch *ckpt_spare; /* checkpoint.c's compression contexts
+                                               and buffer, kept for the next one */
 };
 
 /* The parts of a run's outcome that the guest reports, by CAPSA_RESULT_* - 1. */
@@ -44,8 +47,9 @@ struct capsa_sandbox {
     capsa_options opts;
     capsa__instance *inst; /* NULL after a trap or a failed reset: made anew on use */
     capsa__vfs *vfs;       /* the sandbox's files: kept across runs and resets */
-    capsa__rw_mount *rw_mounts; /* host directories written back after each run */
-    size_t n_rw_mounts;
+    capsa__host_mount *mounts; /* host directories mounted (read-write ones are
+                                  written back after each run) */
+    size_t n_mounts, n_rw_mounts;
     int busy;              /* CAPSA__BUSY_* (atomic) */
     capsa_result result;
     char errmsg[1024];
@@ -70,6 +74,13 @@ struct capsa_sandbox {
 static inline int capsa__sandbox_busy(const capsa_sandbox *sb)
 {
     return __atomic_load_n(&sb->busy, __ATOMIC_ACQUIRE);
+}
+
+/* Whether the sandbox keeps an audit trail: once it has tools (or an audit
+ * callback), so that sandboxes without tools write nothing to /log. */
+static inline int capsa__sandbox_audited(const capsa_sandbox *sb)
+{
+    return sb->opts.on_audit || capsa__tools_generation(sb->tools) != 0;
 }
 
 /* Sets the message capsa_errmsg(sb) returns: the one function that writes it. */

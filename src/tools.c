@@ -737,6 +737,90 @@ static int compile_schema(capsa_sandbox *sb, const capsa_tool_def *d, const char
     return rc;
 }
 
+/* Checks definition d (the caller's, copied into the library's struct) and makes
+ * its tool, not yet registered: CAPSA_OK with *out, or a code with the sandbox's
+ * message saying why (a bad name, flags or schema; a name taken; no memory). */
+static int tool_make(capsa__tools *t, const capsa_tool_def *d, tool **out)
+{
+    capsa_sandbox *sb = t->sb;
+    *out = NULL;
+    char canon[CAPSA__TOOL_NAME_MAX + 1], flat[CAPSA__TOOL_NAME_MAX + 1];
+    if (!d->name || check_name(d->name, canon, flat) != 0) {
+        capsa__sandbox_errorf(sb, "invalid tool name '%.200s': segments of letters, digits, '_' "
+                                  "and '-' joined by '.' (or '/', the same separator), starting "
+                                  "with a letter or '_', at most %d bytes",
+                              d->name ? d->name : "(null)", CAPSA__TOOL_NAME_MAX);
+        return CAPSA_EINVAL;
+    }
+    if (d->flags & ~(uint32_t)CAPSA_TOOL_INLINE) {
+        capsa__sandbox_errorf(sb, "tool '%s': unknown flags 0x%x", d->name, d->flags);
+        return CAPSA_EINVAL;
+    }
+    if ((d->flags & CAPSA_TOOL_INLINE) && !d->fn) {
+        capsa__sandbox_errorf(sb, "tool '%s': an inline tool needs a callback", d->name);
+        return CAPSA_EINVAL;
+    }
+    /* "a/b" and "a.b" are one name; flat names must not collide either. */
+    for (size_t i = 0; i < t->n_tools; i++) {
+        if (strcmp(t->tools[i]->name, canon) == 0 || strcmp(t->tools[i]->flat, flat) == 0) {
+            capsa__sandbox_errorf(sb, "tool '%s': the name%s is taken by tool '%s'", d->name,
+                                  strcmp(t->tools[i]->name, canon) == 0 ? "" : " (its flat form)",
+                                  t->tools[i]->name);
+            return CAPSA_EEXIST;
+        }
+    }
+    /* The schema: parsed strictly, compiled once, kept compact for the guest. */
+    capsa__schema *validator;
+    char *schema_text;
+    int rc = compile_schema(sb, d, d->name, &validator, &schema_text);
+    if (rc != CAPSA_OK)
+        return rc;
+    tool *tl = capsa__malloc(t->a, sizeof(*tl));
+    if (tl) {
+        memset(tl, 0, sizeof(*tl));
+        tl->name = dup_str(t->a, canon);
+        tl->flat = dup_str(t->a, flat);
+        tl->description = dup_str(t->a, d->description ? d->description : "");
+        tl->schema = dup_str(t->a, schema_text);
+        tl->validator = validator;
+        validator = NULL;
+        tl->fn = d->fn;
+        tl->ud = d->ud;
+        tl->flags = d->flags;
+        tl->timeout_ms = d->timeout_ms;
+    }
+    free(schema_text);
+    capsa__schema_free(validator); /* not NULL only when tl could not be allocated */
+    if (!tl || !tl->name || !tl->flat || !tl->description || !tl->schema) {
+        tool_free(t, tl);
+        capsa__sandbox_errorf(sb, "out of memory adding tool '%s'", d->name);
+        return CAPSA_ENOMEM;
+    }
+    *out = tl;
+    return CAPSA_OK;
+}
+
+/* Appends tl to the registry (taking it) or, out of memory, frees it. */
+static int tool_append(capsa__tools *t, tool *tl)
+{
+    if (t->n_tools == t->cap_tools) {
+        size_t cap = t->cap_tools ? t->cap_tools * 2 : 8;
+        tool **nt = capsa__malloc(t->a, cap * sizeof(*nt));
+        if (!nt) {
+            capsa__sandbox_errorf(t->sb, "out of memory adding tool '%s'", tl->name);
+            tool_free(t, tl);
+            return CAPSA_ENOMEM;
+        }
+        if (t->n_tools)
+            memcpy(nt, t->tools, t->n_tools * sizeof(*nt));
+        capsa__free(t->a, t->tools);
+        t->tools = nt;
+        t->cap_tools = cap;
+    }
+    t->tools[t->n_tools++] = tl;
+    return CAPSA_OK;
+}
+
 CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
 {
     if (!sb || capsa__sandbox_busy(sb))
@@ -748,72 +832,12 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         return CAPSA_EINVAL;
     }
     capsa__tools *t = sb->tools;
-    char canon[CAPSA__TOOL_NAME_MAX + 1], flat[CAPSA__TOOL_NAME_MAX + 1];
-    if (!d.name || check_name(d.name, canon, flat) != 0) {
-        capsa__sandbox_errorf(sb, "invalid tool name '%.200s': segments of letters, digits, '_' "
-                                  "and '-' joined by '.' (or '/', the same separator), starting "
-                                  "with a letter or '_', at most %d bytes",
-                              d.name ? d.name : "(null)", CAPSA__TOOL_NAME_MAX);
-        return CAPSA_EINVAL;
-    }
-    if (d.flags & ~(uint32_t)CAPSA_TOOL_INLINE) {
-        capsa__sandbox_errorf(sb, "tool '%s': unknown flags 0x%x", d.name, d.flags);
-        return CAPSA_EINVAL;
-    }
-    if ((d.flags & CAPSA_TOOL_INLINE) && !d.fn) {
-        capsa__sandbox_errorf(sb, "tool '%s': an inline tool needs a callback", d.name);
-        return CAPSA_EINVAL;
-    }
-    /* "a/b" and "a.b" are one name; flat names must not collide either. */
-    for (size_t i = 0; i < t->n_tools; i++) {
-        if (strcmp(t->tools[i]->name, canon) == 0 || strcmp(t->tools[i]->flat, flat) == 0) {
-            capsa__sandbox_errorf(sb, "tool '%s': the name%s is taken by tool '%s'", d.name,
-                                  strcmp(t->tools[i]->name, canon) == 0 ? "" : " (its flat form)",
-                                  t->tools[i]->name);
-            return CAPSA_EEXIST;
-        }
-    }
-    /* The schema: parsed strictly, compiled once, kept compact for the guest. */
-    capsa__schema *validator;
-    char *schema_text;
-    int rc = compile_schema(sb, &d, d.name, &validator, &schema_text);
+    tool *tl;
+    int rc = tool_make(t, &d, &tl);
+    if (rc == CAPSA_OK)
+        rc = tool_append(t, tl);
     if (rc != CAPSA_OK)
         return rc;
-    tool *tl = capsa__malloc(t->a, sizeof(*tl));
-    if (tl)
-        memset(tl, 0, sizeof(*tl));
-    if (tl) {
-        tl->name = dup_str(t->a, canon);
-        tl->flat = dup_str(t->a, flat);
-        tl->description = dup_str(t->a, d.description ? d.description : "");
-        tl->schema = dup_str(t->a, schema_text);
-        tl->validator = validator;
-        validator = NULL;
-        tl->fn = d.fn;
-        tl->ud = d.ud;
-        tl->flags = d.flags;
-        tl->timeout_ms = d.timeout_ms;
-    }
-    free(schema_text);
-    capsa__schema_free(validator); /* not NULL only when tl could not be allocated */
-    if (t->n_tools == t->cap_tools && tl) {
-        size_t cap = t->cap_tools ? t->cap_tools * 2 : 8;
-        tool **nt = capsa__malloc(t->a, cap * sizeof(*nt));
-        if (nt) {
-            if (t->n_tools)
-                memcpy(nt, t->tools, t->n_tools * sizeof(*nt));
-            capsa__free(t->a, t->tools);
-            t->tools = nt;
-            t->cap_tools = cap;
-        }
-    }
-    if (!tl || !tl->name || !tl->flat || !tl->description || !tl->schema ||
-        t->n_tools == t->cap_tools) {
-        tool_free(t, tl);
-        capsa__sandbox_errorf(sb, "out of memory adding tool '%s'", d.name);
-        return CAPSA_ENOMEM;
-    }
-    t->tools[t->n_tools++] = tl;
     char path[DECL_PATH_MAX];
     int err = rebuild_list(t) == 0 ? write_declarations(t, tl, path) : CAPSA__WASI_ENOMEM;
     if (err) {
@@ -830,6 +854,80 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         return rc;
     }
     t->generation++;
+    return CAPSA_OK;
+}
+
+/* ---- checkpoints ----------------------------------------------------------------------- */
+
+size_t capsa__tools_count(const capsa__tools *t)
+{
+    return t->n_tools;
+}
+
+void capsa__tools_saved(const capsa__tools *t, size_t i, capsa__tool_saved *out)
+{
+    const tool *tl = t->tools[i];
+    *out = (capsa__tool_saved){ tl->name, tl->description, tl->schema, tl->flags,
+                                tl->timeout_ms, tl->fn != NULL };
+}
+
+uint32_t capsa__tools_next_id(const capsa__tools *t)
+{
+    return t->next_id;
+}
+
+int capsa__tools_restore(capsa__tools *t, const capsa__tool_saved *saved, size_t n,
+                         const capsa_tool_def *const *defs, size_t n_defs, uint32_t generation,
+                         uint32_t next_id)
+{
+    capsa_sandbox *sb = t->sb;
+    if (next_id == 0 || next_id > INT32_MAX || (n && generation == 0)) {
+        capsa__sandbox_errorf(sb, "the checkpoint's tool registry is malformed (call id %u, "
+                                  "generation %u)", next_id, generation);
+        return CAPSA_EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const capsa__tool_saved *s = &saved[i];
+        capsa_tool_def d;
+        capsa_tool_def_init(&d);
+        for (size_t k = 0; k < n_defs; k++) {
+            capsa_tool_def given;
+            capsa_tool_def_init(&given);
+            if (!defs[k] || capsa__struct_in(&given, sizeof(given), defs[k]) != 0 || !given.name) {
+                capsa__sandbox_errorf(sb, "restore: tool definition %zu is NULL, has no name or "
+                                          "has an unknown size", k);
+                return CAPSA_EINVAL;
+            }
+            if (strcmp(given.name, s->name) == 0) {
+                d.fn = given.fn;
+                d.ud = given.ud;
+                break;
+            }
+        }
+        if (s->has_fn && !d.fn) {
+            capsa__sandbox_errorf(sb, "the checkpoint's tool '%.200s' had a callback, and no "
+                                      "definition given to the restore binds one to it: give one "
+                                      "named '%.200s'", s->name, s->name);
+            return CAPSA_ENOENT;
+        }
+        d.name = s->name;
+        d.description = s->description;
+        d.parameters = s->schema;
+        d.flags = s->flags;
+        d.timeout_ms = s->timeout_ms;
+        tool *tl;
+        int rc = tool_make(t, &d, &tl);
+        if (rc == CAPSA_OK)
+            rc = tool_append(t, tl);
+        if (rc != CAPSA_OK)
+            return rc == CAPSA_ENOMEM ? rc : CAPSA_EINVAL;
+    }
+    if (rebuild_list(t) != 0) {
+        capsa__sandbox_errorf(sb, "out of memory restoring the tools");
+        return CAPSA_ENOMEM;
+    }
+    t->generation = generation;
+    t->next_id = next_id;
     return CAPSA_OK;
 }
 

@@ -98,6 +98,33 @@ void capsa__tools_run_end(capsa__tools *t);
 uint64_t capsa__tools_calls_made(const capsa__tools *t);
 uint64_t capsa__tools_calls_unaudited(const capsa__tools *t);
 
+/* ---- checkpoints (checkpoint.c) ------------------------------------------------------ */
+
+/* What a checkpoint keeps of a tool: all of its definition but the callback. */
+typedef struct capsa__tool_saved {
+    const char *name, *description, *schema; /* schema: compact JSON text */
+    uint32_t flags;
+    uint64_t timeout_ms;
+    int has_fn; /* it had a callback (else the host resolves its calls) */
+} capsa__tool_saved;
+
+/* The registry's size, tool i of it (strings borrowed until a tool is added), and
+ * the id the next call will get. */
+size_t capsa__tools_count(const capsa__tools *t);
+void capsa__tools_saved(const capsa__tools *t, size_t i, capsa__tool_saved *out);
+uint32_t capsa__tools_next_id(const capsa__tools *t);
+
+/* Fills the empty registry of a new sandbox with the checkpoint's tools, checked
+ * as capsa_tool_add checks them but without writing /tools (the checkpoint's
+ * files hold it), each bound to the callback of the definition in defs with its
+ * name (the rest of that definition is not used); a tool that had a callback and
+ * that no definition names is CAPSA_ENOENT. generation and next_id continue the
+ * checkpoint's. Returns CAPSA_OK or a code with the sandbox's message set; on
+ * failure the sandbox is to be freed. */
+int capsa__tools_restore(capsa__tools *t, const capsa__tool_saved *saved, size_t n,
+                         const capsa_tool_def *const *defs, size_t n_defs, uint32_t generation,
+                         uint32_t next_id);
+
 /* Snapshots the calls that wait for the caller (step mode) for capsa_pending_*. */
 void capsa__tools_snapshot_pending(capsa__tools *t);
 

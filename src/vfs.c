@@ -5,7 +5,6 @@
  * through vfs_tree.h. */
 #include "vfs.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -94,17 +93,6 @@ static char *vfs_strndup(capsa__vfs *vfs, const char *s, size_t n)
         d[n] = '\0';
     }
     return d;
-}
-
-int capsa__vfs_msgf(char *msg, size_t msgsize, int e, const char *fmt, ...)
-{
-    if (msg && msgsize) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msgsize, fmt, ap);
-        va_end(ap);
-    }
-    return e;
 }
 
 /* Whether s[0..n) is well-formed UTF-8: no overlong forms, surrogates or code
@@ -624,8 +612,14 @@ int capsa__vfs_mount(capsa__vfs *vfs, const char *path, capsa__vfs_mode mode)
         return CAPSA__WASI_EINVAL;
     capsa__vnode *d;
     int e = capsa__vfs_mkdirs(vfs, vfs->root, path, strlen(path), CAPSA__VFS_HOST, &d);
-    if (e)
-        return e;
+    return e ? e : capsa__vfs_mount_node(vfs, d, mode);
+}
+
+int capsa__vfs_mount_node(capsa__vfs *vfs, capsa__vnode *d, capsa__vfs_mode mode)
+{
+    if (d->type != CAPSA__VFS_DIR ||
+        (mode != CAPSA__VFS_RO && mode != CAPSA__VFS_RW && mode != CAPSA__VFS_APPEND))
+        return CAPSA__WASI_EINVAL;
     if (!d->is_mount) {
         d->is_mount = 1;
         vfs->entries--; /* mount roots are the layout, not the sandbox's entries */
@@ -705,6 +699,22 @@ int capsa__vfs_allow(const capsa__vfs *vfs, const capsa__vnode *n, capsa__vfs_op
 void capsa__vfs_set_guest_readonly(capsa__vnode *n)
 {
     n->guest_readonly = 1;
+}
+
+int capsa__vfs_guest_readonly(const capsa__vnode *n)
+{
+    return n->guest_readonly;
+}
+
+void capsa__vfs_node_restore(capsa__vfs *vfs, capsa__vnode *n, uint64_t ino, uint64_t atim,
+                             uint64_t mtim, uint64_t ctim)
+{
+    n->ino = ino;
+    if (ino > vfs->next_ino)
+        vfs->next_ino = ino;
+    n->atim = atim;
+    n->mtim = mtim;
+    n->ctim = ctim;
 }
 
 void capsa__vfs_stat_node(const capsa__vnode *n, capsa__vfs_stat *st)

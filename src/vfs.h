@@ -185,6 +185,8 @@ int capsa__vfs_allow(const capsa__vfs *vfs, const capsa__vnode *n, capsa__vfs_op
 void capsa__vfs_set_guest_readonly(capsa__vnode *n);
 
 void capsa__vfs_stat_node(const capsa__vnode *n, capsa__vfs_stat *st);
+/* Whether n is a mount root (the layout's directories and the host's mounts). */
+int capsa__vfs_is_mount(const capsa__vnode *n);
 capsa__vfs_type capsa__vfs_node_type(const capsa__vnode *n);
 
 /* ---- paths ------------------------------------------------------------------------ */

@@ -74,7 +74,7 @@ static int host_errno(int err)
 
 static int host_fail(hostctx *c, int e, const char *what)
 {
-    return capsa__vfs_msgf(c->msg, c->msgsize, e, "%s: %.*s", what, (int)c->plen, c->path);
+    return capsa__msgf(c->msg, c->msgsize, e, "%s: %.*s", what, (int)c->plen, c->path);
 }
 
 /* Appends "/name" to the path in progress; returns the length to restore, or
@@ -113,7 +113,7 @@ static int hostctx_init(hostctx *c, capsa__vfs *vfs, const char *start, char *ms
     c->buf = capsa__malloc(a, c->bufsize);
     c->lv = capsa__malloc(a, HOST_LEVELS * sizeof(hlevel));
     if (!c->path || !c->buf || !c->lv)
-        return capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_ENOMEM, "out of memory");
+        return capsa__msgf(msg, msgsize, CAPSA__WASI_ENOMEM, "out of memory");
     memcpy(c->path, start, sl + 1);
     c->plen = sl;
     return 0;
@@ -327,7 +327,7 @@ int capsa__vfs_import_dir(capsa__vfs *vfs, const char *host_dir, const char *gue
     capsa__vnode *d = NULL;
     if (!e && (e = capsa__vfs_mkdirs(vfs, capsa__vfs_root(vfs), guest_path, strlen(guest_path),
                                      CAPSA__VFS_HOST, &d)))
-        e = capsa__vfs_msgf(msg, msgsize, e, "cannot make %s", guest_path);
+        e = capsa__msgf(msg, msgsize, e, "cannot make %s", guest_path);
     if (!e) {
         int fd = open(host_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
@@ -584,7 +584,7 @@ int capsa__vfs_sync_dir(capsa__vfs *vfs, capsa__vnode *d, const char *host_dir, 
                         char *msg, size_t msgsize)
 {
     if (!d || capsa__vfs_node_type(d) != CAPSA__VFS_DIR)
-        return capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_ENOTDIR, "not a directory");
+        return capsa__msgf(msg, msgsize, CAPSA__WASI_ENOTDIR, "not a directory");
     return export_node(vfs, d, host_dir, 1, since, msg, msgsize);
 }
 
@@ -597,9 +597,9 @@ int capsa__vfs_export_dir(capsa__vfs *vfs, const char *guest_path, const char *h
     int e = capsa__vfs_walk(vfs, capsa__vfs_root(vfs), guest_path, strlen(guest_path), CAPSA__VFS_FOLLOW,
                             CAPSA__VFS_HOST, &w);
     if (e)
-        return capsa__vfs_msgf(msg, msgsize, e, "cannot resolve %s", guest_path);
+        return capsa__msgf(msg, msgsize, e, "cannot resolve %s", guest_path);
     if (!w.node || capsa__vfs_node_type(w.node) != CAPSA__VFS_DIR)
-        return capsa__vfs_msgf(msg, msgsize, w.node ? CAPSA__WASI_ENOTDIR : CAPSA__WASI_ENOENT,
+        return capsa__msgf(msg, msgsize, w.node ? CAPSA__WASI_ENOTDIR : CAPSA__WASI_ENOENT,
                        "not a directory: %s", guest_path);
     return export_node(vfs, w.node, host_dir, 0, 0, msg, msgsize);
 }

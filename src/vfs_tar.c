@@ -289,7 +289,7 @@ static int tar_parse_num(const uint8_t *f, size_t w, uint64_t *out)
 
 static int tar_bad(tarr *r, int e, size_t at, const char *what)
 {
-    return capsa__vfs_msgf(r->msg, r->msgsize, e, "tar: %s (header at byte %zu)", what, at);
+    return capsa__msgf(r->msg, r->msgsize, e, "tar: %s (header at byte %zu)", what, at);
 }
 
 /* Copies a name from metadata (a GNU long name or a pax value) into dst, up to
@@ -445,7 +445,7 @@ static int tar_normalize(tarr *r, const tar_ent *e, size_t *out)
     if (err)
         return tar_bad(r, err, e->at, "bad name");
     if (e->nlen && e->name[0] == '/')
-        return capsa__vfs_msgf(r->msg, r->msgsize, CAPSA__WASI_ENOTCAPABLE,
+        return capsa__msgf(r->msg, r->msgsize, CAPSA__WASI_ENOTCAPABLE,
                        "tar: absolute name refused: %.*s", (int)e->nlen, e->name);
     size_t n = 0, i = 0;
     while (i < e->nlen) {
@@ -459,7 +459,7 @@ static int tar_normalize(tarr *r, const tar_ent *e, size_t *out)
             continue;
         if (cl == 2 && e->name[s] == '.' && e->name[s + 1] == '.') {
             if (n == 0)
-                return capsa__vfs_msgf(r->msg, r->msgsize, CAPSA__WASI_ENOTCAPABLE,
+                return capsa__msgf(r->msg, r->msgsize, CAPSA__WASI_ENOTCAPABLE,
                                "tar: name leaves the target: %.*s", (int)e->nlen, e->name);
             while (n > 0 && r->norm[n - 1] != '/')
                 n--;
@@ -582,7 +582,7 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
     capsa__vfs_quota_get(vfs, &q);
     tarr *r = capsa__malloc(a, sizeof *r);
     if (!r)
-        return capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_ENOMEM, "out of memory");
+        return capsa__msgf(msg, msgsize, CAPSA__WASI_ENOMEM, "out of memory");
     r->p = data;
     r->len = len;
     r->off = 0;
@@ -598,12 +598,12 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
     int who = base_link ? CAPSA__VFS_GUEST : CAPSA__VFS_CONFINED;
     if (!e && w.node) {
         if (capsa__vfs_node_type(w.node) != CAPSA__VFS_DIR)
-            e = capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_ENOTDIR, "tar: not a directory: %s", guest_path);
+            e = capsa__msgf(msg, msgsize, CAPSA__WASI_ENOTDIR, "tar: not a directory: %s", guest_path);
         base = w.node;
     } else if (e == CAPSA__WASI_ENOENT) {
         e = 0; /* made after validation, with its missing parents */
     } else if (e) {
-        e = capsa__vfs_msgf(msg, msgsize, e, "tar: cannot resolve %s", guest_path);
+        e = capsa__msgf(msg, msgsize, e, "tar: cannot resolve %s", guest_path);
     }
     size_t base_depth = base ? capsa__vfs_depth(base)
                              : depth_to_be(vfs, guest_path, strlen(guest_path));
@@ -631,16 +631,16 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
             }
         }
         if (tar_below_link(&links, r->norm, n)) {
-            e = capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_ENOTCAPABLE,
+            e = capsa__msgf(msg, msgsize, CAPSA__WASI_ENOTCAPABLE,
                         "tar: entry goes through a symlink of the archive: %s", r->norm);
             break;
         }
         if (te.type == '2' && capsa__buf_append(&links, a, r->norm, n + 1)) {
-            e = capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_ENOMEM, "out of memory");
+            e = capsa__msgf(msg, msgsize, CAPSA__WASI_ENOMEM, "out of memory");
             break;
         }
         if (te.size > q.max_file) {
-            e = capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_EDQUOT, "tar: larger than the file quota: %s",
+            e = capsa__msgf(msg, msgsize, CAPSA__WASI_EDQUOT, "tar: larger than the file quota: %s",
                         r->norm);
             break;
         }
@@ -650,7 +650,7 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
         if (te.type != '5' && levels)
             levels--;
         if (base_depth + levels > CAPSA__VFS_DEPTH_MAX) {
-            e = capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_ENAMETOOLONG,
+            e = capsa__msgf(msg, msgsize, CAPSA__WASI_ENAMETOOLONG,
                         "tar: nested more than %d levels deep: %s", CAPSA__VFS_DEPTH_MAX, r->norm);
             break;
         }
@@ -666,7 +666,7 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
                 int we = capsa__vfs_walk(vfs, base, r->norm, (size_t)(slash - r->norm),
                                          CAPSA__VFS_FOLLOW, CAPSA__VFS_CONFINED, &w);
                 if (we && we != CAPSA__WASI_ENOENT) {
-                    e = capsa__vfs_msgf(msg, msgsize, we, "tar: cannot place %s", r->norm);
+                    e = capsa__msgf(msg, msgsize, we, "tar: cannot place %s", r->norm);
                     break;
                 }
                 into = !we && w.node ? w.node : w.dir;
@@ -676,24 +676,24 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
             if (!we)
                 existing = w.node;
             else if (we != CAPSA__WASI_ENOENT) {
-                e = capsa__vfs_msgf(msg, msgsize, we, "tar: cannot place %s", r->norm);
+                e = capsa__msgf(msg, msgsize, we, "tar: cannot place %s", r->norm);
                 break;
             }
             capsa__vfs_type etype = existing ? capsa__vfs_node_type(existing) : 0;
             if (etype == CAPSA__VFS_CHARDEV) {
-                e = capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_EBUSY,
+                e = capsa__msgf(msg, msgsize, CAPSA__WASI_EBUSY,
                             "tar: would replace the null device: %s", r->norm);
                 break;
             }
             if (existing && (etype == CAPSA__VFS_DIR) != (te.type == '5')) {
-                e = capsa__vfs_msgf(msg, msgsize, etype == CAPSA__VFS_DIR ? CAPSA__WASI_EISDIR
+                e = capsa__msgf(msg, msgsize, etype == CAPSA__VFS_DIR ? CAPSA__WASI_EISDIR
                                                                            : CAPSA__WASI_EEXIST,
                             "tar: clashes with an existing entry: %s", r->norm);
                 break;
             }
             if (link && !(existing && te.type == '5') && into &&
                 capsa__vfs_allow(vfs, into, CAPSA__VFS_CHANGE, CAPSA__VFS_GUEST)) {
-                e = capsa__vfs_msgf(msg, msgsize, CAPSA__VFS_ELINK,
+                e = capsa__msgf(msg, msgsize, CAPSA__VFS_ELINK,
                             "tar: %s is reached through a symlink", r->norm);
                 break;
             }
@@ -710,11 +710,11 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
     uint64_t entries;
     capsa__vfs_usage(vfs, NULL, &entries);
     if (!e && (capsa__vfs_quota_bytes(vfs, add_bytes) || add_entries > q.max_entries - entries))
-        e = capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_ENOSPC, "tar: the archive does not fit the quota");
+        e = capsa__msgf(msg, msgsize, CAPSA__WASI_ENOSPC, "tar: the archive does not fit the quota");
     /* Pass 2: extract. */
     if (!e && !base && (e = capsa__vfs_mkdirs(vfs, capsa__vfs_root(vfs), guest_path,
                                               strlen(guest_path), CAPSA__VFS_HOST, &base)))
-        e = capsa__vfs_msgf(msg, msgsize, e, "tar: cannot make %s", guest_path);
+        e = capsa__msgf(msg, msgsize, e, "tar: cannot make %s", guest_path);
     r->off = 0;
     while (!e) {
         int k = tar_next(r, &te);
@@ -724,7 +724,7 @@ int capsa__vfs_import_tar(capsa__vfs *vfs, const char *guest_path, const void *d
         if ((e = k) || (e = tar_normalize(r, &te, &n)))
             break;
         if ((e = tar_extract(vfs, r, base, &te, n, who)))
-            e = capsa__vfs_msgf(msg, msgsize, e, "tar: cannot extract %s", r->norm);
+            e = capsa__msgf(msg, msgsize, e, "tar: cannot extract %s", r->norm);
     }
     capsa__buf_free(&links, a);
     capsa__free(a, r);

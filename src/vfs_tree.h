@@ -1,7 +1,7 @@
 /* The tree's side of the VFS for the code that copies trees in and out of it
- * (vfs_host.c: host directories; vfs_tar.c: tar streams): directory entries and
- * the walk over a subtree, what those copies read and stamp on a node, and the
- * checks and quotas they apply before they write. The nodes stay private to
+ * (vfs_host.c: host directories; vfs_tar.c: tar streams; vfs_ckpt.c: checkpoints):
+ * directory entries and the walk over a subtree, what those copies read and stamp
+ * on a node, and the checks and quotas they apply before they write. The nodes stay private to
  * vfs.c: these functions are the only way into them. Nothing outside the VFS
  * includes this header. */
 #ifndef CAPSA_VFS_TREE_H
@@ -51,9 +51,6 @@ const capsa_allocator *capsa__vfs_allocator(const capsa__vfs *vfs);
 
 /* ---- nodes ---------------------------------------------------------------------- */
 
-/* Whether n is a mount root. */
-int capsa__vfs_is_mount(const capsa__vnode *n);
-
 /* How many levels below the root directory d is (the root is 0, /workspace 1). */
 size_t capsa__vfs_depth(const capsa__vnode *d);
 
@@ -68,6 +65,18 @@ void capsa__vfs_as_on_host(capsa__vnode *n);
 /* The same for the entry name[0..len) of d, just copied from the host, and for
  * its node. */
 void capsa__vfs_entry_as_on_host(capsa__vnode *d, const char *name, size_t len);
+
+/* Makes directory d a mount root with the given mode (capsa__vfs_mount of a
+ * node). Returns 0 or EINVAL (not a directory, or an unknown mode). */
+int capsa__vfs_mount_node(capsa__vfs *vfs, capsa__vnode *d, capsa__vfs_mode mode);
+
+/* Whether the guest may only read n (capsa__vfs_set_guest_readonly). */
+int capsa__vfs_guest_readonly(const capsa__vnode *n);
+
+/* Gives n the inode number and times it had when a checkpoint was taken; later
+ * nodes get higher numbers. */
+void capsa__vfs_node_restore(capsa__vfs *vfs, capsa__vnode *n, uint64_t ino, uint64_t atim,
+                             uint64_t mtim, uint64_t ctim);
 
 /* The permissions of the host file a file was copied from (0: none, or not a
  * file), kept for write-back; and setting them. */
@@ -96,10 +105,5 @@ int capsa__vfs_quota_bytes(const capsa__vfs *vfs, uint64_t add);
  * else CAPSA__VFS_ELINK). Returns 0 or a WASI errno. */
 int capsa__vfs_mkdirs(capsa__vfs *vfs, capsa__vnode *base, const char *path, size_t len, int who,
                       capsa__vnode **out);
-
-/* Formats msg (msgsize bytes; NULL for none) and returns e, so that error paths
- * read `return capsa__vfs_msgf(msg, msgsize, CAPSA__WASI_EIO, ...)`. */
-int capsa__vfs_msgf(char *msg, size_t msgsize, int e, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 #endif

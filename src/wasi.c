@@ -103,34 +103,6 @@ enum { KIND_FREE = 0, KIND_STDIN = 1, KIND_STDOUT = 2, KIND_NODE = 3 };
 
 /* ---- small helpers --------------------------------------------------------------- */
 
-static void store_u16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void store_u32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void store_u64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t load_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t load_u64(const uint8_t *p)
-{
-    return (uint64_t)load_u32(p) | (uint64_t)load_u32(p + 4) << 32;
-}
-
 /* The host address of guest bytes [ptr, ptr + len), or NULL when they are not all
  * inside the guest's memory (or no memory is attached yet). */
 static uint8_t *guest(const capsa__wasi *w, uint32_t ptr, uint64_t len)
@@ -233,14 +205,14 @@ static uint8_t fd_filetype(const capsa__wasi_fd *e)
 static void put_filestat(uint8_t *p, const capsa__vfs_stat *st)
 {
     memset(p, 0, FILESTAT_SIZE);
-    store_u64(p + 0, 1);
-    store_u64(p + 8, st->ino);
+    capsa__store_le64(p + 0, 1);
+    capsa__store_le64(p + 8, st->ino);
     p[16] = (uint8_t)st->type;
-    store_u64(p + 24, st->nlink);
-    store_u64(p + 32, st->size);
-    store_u64(p + 40, st->atim);
-    store_u64(p + 48, st->mtim);
-    store_u64(p + 56, st->ctim);
+    capsa__store_le64(p + 24, st->nlink);
+    capsa__store_le64(p + 32, st->size);
+    capsa__store_le64(p + 40, st->atim);
+    capsa__store_le64(p + 48, st->mtim);
+    capsa__store_le64(p + 56, st->ctim);
 }
 
 /* Checks an iovec array and every buffer it names before any is used: EFAULT if
@@ -254,8 +226,8 @@ static uint32_t iovecs_check(const capsa__wasi *w, uint32_t iovs, uint32_t iovs_
         return CAPSA__WASI_EFAULT;
     uint64_t sum = 0;
     for (uint32_t i = 0; i < iovs_len; i++) {
-        uint32_t len = load_u32(v + IOVEC_SIZE * i + 4);
-        if (!guest(w, load_u32(v + IOVEC_SIZE * i), len))
+        uint32_t len = capsa__load_le32(v + IOVEC_SIZE * i + 4);
+        if (!guest(w, capsa__load_le32(v + IOVEC_SIZE * i), len))
             return CAPSA__WASI_EFAULT;
         sum += len;
     }
@@ -270,8 +242,8 @@ static uint32_t iovecs_check(const capsa__wasi *w, uint32_t iovs, uint32_t iovs_
  * array lives in guest memory), and its length. */
 static uint8_t *iovec_at(const capsa__wasi *w, const uint8_t *vec, uint32_t i, uint32_t *len)
 {
-    *len = load_u32(vec + IOVEC_SIZE * i + 4);
-    return guest(w, load_u32(vec + IOVEC_SIZE * i), *len);
+    *len = capsa__load_le32(vec + IOVEC_SIZE * i + 4);
+    return guest(w, capsa__load_le32(vec + IOVEC_SIZE * i), *len);
 }
 
 /* ---- setup ------------------------------------------------------------------------ */
@@ -395,6 +367,35 @@ void capsa__wasi_finish(capsa__wasi *w)
     w->output_ud = output_ud;
 }
 
+uint32_t capsa__wasi_changed_fd(const capsa__wasi *w, size_t npreopens, uint32_t *in_use)
+{
+    uint32_t first = UINT32_MAX;
+    *in_use = 0;
+    for (uint32_t fd = 0; fd < w->nfds; fd++) {
+        const capsa__wasi_fd *e = &w->fds[fd];
+        int same;
+        if (fd == 0)
+            same = e->kind == KIND_STDIN && e->rights_base == RIGHTS_STDIN && !e->rights_inheriting;
+        else if (fd < 3)
+            same = e->kind == KIND_STDOUT && e->rights_base == RIGHTS_STDOUT &&
+                   !e->rights_inheriting;
+        else if (fd < 3 + npreopens)
+            same = e->kind == KIND_NODE && e->preopen && e->rights_base == RIGHTS_DIR &&
+                   e->rights_inheriting == (RIGHTS_DIR | RIGHTS_FILE);
+        else
+            same = e->kind == KIND_FREE;
+        if (fd < 3 + npreopens)
+            same = same && e->fdflags == 0;
+        if (!same && first == UINT32_MAX)
+            first = fd;
+        if (fd >= 3 + npreopens && e->kind != KIND_FREE)
+            (*in_use)++;
+    }
+    if (w->nfds < 3 + npreopens && first == UINT32_MAX)
+        first = w->nfds;
+    return first;
+}
+
 /* ---- args and environment ----------------------------------------------------------- */
 
 /* Shared by args_* and environ_*: the count and the bytes of n strings with their
@@ -420,8 +421,8 @@ static uint32_t strings_sizes_get(capsa__wasi *w, char *const *v, size_t n, uint
     uint32_t err = strings_size(v, n, &bytes);
     if (err)
         return err;
-    store_u32(c, (uint32_t)n);
-    store_u32(s, (uint32_t)bytes);
+    capsa__store_le32(c, (uint32_t)n);
+    capsa__store_le32(s, (uint32_t)bytes);
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -439,7 +440,7 @@ static uint32_t strings_get(capsa__wasi *w, char *const *v, size_t n, uint32_t p
     uint32_t off = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(v[i]) + 1;
-        store_u32(p + 4 * i, buf + off);
+        capsa__store_le32(p + 4 * i, buf + off);
         memcpy(b + off, v[i], len);
         off += (uint32_t)len;
     }
@@ -484,12 +485,12 @@ uint32_t Z_wasi_snapshot_preview1Z_clock_res_get(capsa__wasi *w, uint32_t id, ui
     if (clock_getres(clock_ids[id], &ts) != 0)
         return CAPSA__WASI_EINVAL;
     uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    store_u64(p, ns ? ns : 1);
+    capsa__store_le64(p, ns ? ns : 1);
     return CAPSA__WASI_ESUCCESS;
 }
 
 /* clock_time_get(id, precision, time): realtime, monotonic, and the process and
- * thread CPU clocks, in nanoseconds. */
+ * thread CPU clocks, in nanoseconds (all one fixed time while the image is made). */
 uint32_t Z_wasi_snapshot_preview1Z_clock_time_get(capsa__wasi *w, uint32_t id,
                                                   uint64_t precision, uint32_t out)
 {
@@ -500,9 +501,13 @@ uint32_t Z_wasi_snapshot_preview1Z_clock_time_get(capsa__wasi *w, uint32_t id,
     if (!p)
         return CAPSA__WASI_EFAULT;
     struct timespec ts;
+    if (w->fixed_clock) {
+        capsa__store_le64(p, CAPSA__WASI_FIXED_TIME);
+        return CAPSA__WASI_ESUCCESS;
+    }
     if (clock_gettime(clock_ids[id], &ts) != 0)
         return CAPSA__WASI_EINVAL;
-    store_u64(p, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+    capsa__store_le64(p, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -628,7 +633,7 @@ static uint32_t transfer(capsa__wasi *w, uint32_t fd, uint32_t iovs, uint32_t io
                   : read_iovecs(w, e, vec, iovs_len, pos, &n);
     if (err)
         return err;
-    store_u32(count, n);
+    capsa__store_le32(count, n);
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -695,7 +700,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_seek(capsa__wasi *w, uint32_t fd, uint64_t
     if (pos < 0)
         return CAPSA__WASI_EINVAL;
     e->offset = (uint64_t)pos;
-    store_u64(out, e->offset);
+    capsa__store_le64(out, e->offset);
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -709,7 +714,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_tell(capsa__wasi *w, uint32_t fd, uint32_t
     uint8_t *out = guest(w, offset, 8);
     if (!out)
         return CAPSA__WASI_EFAULT;
-    store_u64(out, e->offset);
+    capsa__store_le64(out, e->offset);
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -804,9 +809,9 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_fdstat_get(capsa__wasi *w, uint32_t fd, ui
         return CAPSA__WASI_EFAULT;
     memset(p, 0, FDSTAT_SIZE);
     p[0] = fd_filetype(e);
-    store_u16(p + 2, e->fdflags);
-    store_u64(p + 8, e->rights_base);
-    store_u64(p + 16, e->rights_inheriting);
+    capsa__store_le16(p + 2, e->fdflags);
+    capsa__store_le64(p + 8, e->rights_base);
+    capsa__store_le64(p + 16, e->rights_inheriting);
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -940,7 +945,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_prestat_get(capsa__wasi *w, uint32_t fd, u
     if (!p)
         return CAPSA__WASI_EFAULT;
     memset(p, 0, 8);
-    store_u32(p + 4, (uint32_t)strlen(e->preopen));
+    capsa__store_le32(p + 4, (uint32_t)strlen(e->preopen));
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -988,9 +993,9 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_readdir(capsa__wasi *w, uint32_t fd, uint3
             return (uint32_t)verr;
         uint8_t head[DIRENT_SIZE];
         memset(head, 0, sizeof(head));
-        store_u64(head, d.next);
-        store_u64(head + 8, d.ino);
-        store_u32(head + 16, (uint32_t)d.name_len);
+        capsa__store_le64(head, d.next);
+        capsa__store_le64(head + 8, d.ino);
+        capsa__store_le32(head + 16, (uint32_t)d.name_len);
         head[20] = (uint8_t)d.type;
         uint32_t k = buf_len - n < DIRENT_SIZE ? buf_len - n : DIRENT_SIZE;
         memcpy(out + n, head, k);
@@ -1000,7 +1005,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_readdir(capsa__wasi *w, uint32_t fd, uint3
         n += k;
         cookie = d.next;
     }
-    store_u32(used, n);
+    capsa__store_le32(used, n);
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -1150,7 +1155,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_open(capsa__wasi *w, uint32_t fd, uint32
     e->fdflags = (uint16_t)fdflags;
     e->rights_base = base & (capsa__vfs_node_type(node) == CAPSA__VFS_DIR ? RIGHTS_DIR : RIGHTS_FILE);
     e->rights_inheriting = inheriting;
-    store_u32(out, newfd);
+    capsa__store_le32(out, newfd);
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -1175,7 +1180,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_readlink(capsa__wasi *w, uint32_t fd, ui
         return (uint32_t)verr;
     uint32_t n = tlen < buf_len ? (uint32_t)tlen : buf_len;
     memcpy(out, target, n);
-    store_u32(used, n);
+    capsa__store_le32(used, n);
     return CAPSA__WASI_ESUCCESS;
 }
 
@@ -1303,7 +1308,7 @@ uint32_t Z_wasi_snapshot_preview1Z_poll_oneoff(capsa__wasi *w, uint32_t in, uint
         const uint8_t *s = subs + (size_t)i * SUBSCRIPTION_SIZE;
         uint8_t tag = s[8];
         if (tag == EVENTTYPE_CLOCK) {
-            uint64_t t = clock_wake_ns(load_u32(s + 16), load_u64(s + 24),
+            uint64_t t = clock_wake_ns(capsa__load_le32(s + 16), capsa__load_le64(s + 24),
                                        (s[40] | s[41] << 8) & SUBCLOCKFLAG_ABSTIME, now);
             if (t < wake)
                 wake = t;
@@ -1335,24 +1340,24 @@ uint32_t Z_wasi_snapshot_preview1Z_poll_oneoff(capsa__wasi *w, uint32_t in, uint
         uint16_t error = CAPSA__WASI_ESUCCESS;
         uint64_t nbytes = 0;
         if (tag == EVENTTYPE_CLOCK) {
-            uint64_t t = clock_wake_ns(load_u32(s + 16), load_u64(s + 24),
+            uint64_t t = clock_wake_ns(capsa__load_le32(s + 16), capsa__load_le64(s + 24),
                                        (s[40] | s[41] << 8) & SUBCLOCKFLAG_ABSTIME, now);
             if (t > now)
                 continue;
         } else if (tag == EVENTTYPE_FD_READ || tag == EVENTTYPE_FD_WRITE) {
-            error = fd_event(w, load_u32(s + 16), tag, &nbytes);
+            error = fd_event(w, capsa__load_le32(s + 16), tag, &nbytes);
         } else {
             error = CAPSA__WASI_EINVAL;
         }
         uint8_t *e = events + (size_t)n * EVENT_SIZE;
         memset(e, 0, EVENT_SIZE);
         memcpy(e, s, 8); /* userdata */
-        store_u16(e + 8, error);
+        capsa__store_le16(e + 8, error);
         e[10] = tag;
-        store_u64(e + 16, nbytes);
+        capsa__store_le64(e + 16, nbytes);
         n++;
     }
-    store_u32(nevents, n);
+    capsa__store_le32(nevents, n);
     return CAPSA__WASI_ESUCCESS;
 }
 

@@ -64,7 +64,14 @@ struct Z_wasi_snapshot_preview1_instance_t {
     size_t stdin_len, stdin_pos;
     uint32_t exit_code;             /* set by proc_exit, which then ends the guest
                                        call with CAPSA__TRAP_EXIT (src/rt.h) */
+    int fixed_clock;                /* every clock reads CAPSA__WASI_FIXED_TIME: for
+                                       the guest image, whose memory must be the
+                                       same in every process (a checkpoint names
+                                       it); set by the caller */
 };
+
+/* What the clocks read while fixed_clock is set: 2024-01-01T00:00:00Z, in ns. */
+#define CAPSA__WASI_FIXED_TIME 1704067200000000000ull
 typedef struct Z_wasi_snapshot_preview1_instance_t capsa__wasi;
 
 /* Prepares w (zeroed, or finished) for a guest over vfs (borrowed; must outlive
@@ -80,6 +87,13 @@ int capsa__wasi_init(capsa__wasi *w, const capsa_allocator *a, capsa__vfs *vfs,
 /* Closes every fd (dropping its node references) and frees what init made; w can
  * then be initialised again. Safe on a zeroed or already finished w. */
 void capsa__wasi_finish(capsa__wasi *w);
+
+/* Whether w's descriptors are still those capsa__wasi_init gave it with npreopens
+ * preopened directories, unchanged (nothing opened, closed, renumbered, or its
+ * rights or flags changed): returns UINT32_MAX when they are, else the first fd
+ * that differs; *in_use gets the number of fds open beyond those. For a
+ * checkpoint, which keeps no descriptors. */
+uint32_t capsa__wasi_changed_fd(const capsa__wasi *w, size_t npreopens, uint32_t *in_use);
 
 /* The imports the host implements, every function of wasi_snapshot_preview1, as
  * wasm2c declares them for a module that imports them (its header names them the

@@ -39,6 +39,7 @@ from .errors import (
     CallLimitExceededError,
     CapabilityError,
     CapsaError,
+    CheckpointError,
     ConstraintError,
     DirectoryNotEmptyError,
     FilesError,
@@ -98,6 +99,6 @@ __all__ = [
     "CapsaError", "LimitExceeded", "TimeLimitExceeded", "FuelExhausted", "OutOfMemory",
     "GuestTrap", "ScriptError", "CapabilityError", "CallLimitExceededError", "ConstraintError",
     "PolicyError", "ToolError", "ToolCallbackError", "ToolCallbackWarning", "ToolDefinitionError",
-    "FilesError", "QuotaExceeded", "DirectoryNotEmptyError", "InvalidArgument",
+    "FilesError", "QuotaExceeded", "DirectoryNotEmptyError", "InvalidArgument", "CheckpointError",
     "TooManySandboxes", "ShellNotAvailable", "LibraryNotFoundError",
 ]

@@ -149,6 +149,19 @@ class ToolDef(Structure):
     ]
 
 
+class RestoreOptions(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("tools", c_void_p),  # const capsa_tool_def *const *
+        ("n_tools", c_size_t),
+        ("on_output", OUTPUT_FN),
+        ("on_output_ud", c_void_p),
+        ("on_audit", AUDIT_FN),
+        ("on_audit_ud", c_void_p),
+        ("max_bytes", c_uint64),
+    ]
+
+
 class FileInfo(Structure):
     _fields_ = [
         ("struct_size", c_size_t),
@@ -290,6 +303,12 @@ def _declare(h: ctypes.CDLL) -> None:
     _proto(h, "capsa_fs_export_tar", c_int, sb, c_char_p, POINTER(c_void_p), POINTER(c_size_t))
     _proto(h, "capsa_fs_import_tar", c_int, sb, c_char_p, c_char_p, c_size_t)
     _proto(h, "capsa_free", None, c_void_p)
+    _proto(h, "capsa_sandbox_options", c_int, sb, POINTER(Options))
+    _proto(h, "capsa_policy_json", c_void_p, sb)
+    _proto(h, "capsa_checkpoint", c_int, sb, POINTER(c_void_p), POINTER(c_size_t))
+    _proto(h, "capsa_restore_options_init", None, POINTER(RestoreOptions))
+    _proto(h, "capsa_sandbox_restore", c_int, c_void_p, c_char_p, c_size_t,
+           POINTER(RestoreOptions), POINTER(c_void_p), c_char_p, c_size_t)
     # The shell: declared when the library has it, so that a libcapsa.so from before
     # the shell still loads (Sandbox.shell then raises ShellNotAvailable).
     try:

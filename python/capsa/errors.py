@@ -16,6 +16,7 @@
     ├── ToolDefinitionError          a tool the library refuses (also ValueError)
     ├── FilesError and subclasses    the files API (also the matching OSError)
     ├── InvalidArgument              CAPSA_EINVAL (also ValueError)
+    ├── CheckpointError              a checkpoint refused, or one taken during a run (also ValueError)
     ├── TooManySandboxes             CAPSA_ETOOMANY
     └── ShellNotAvailable            a libcapsa.so older than the shell (also NotImplementedError)
 """
@@ -139,6 +140,12 @@ class InvalidArgument(CapsaError, ValueError):
     """The library refused an argument (CAPSA_EINVAL)."""
 
     code = _lib.EINVAL
+
+
+class CheckpointError(CapsaError, ValueError):
+    """``Sandbox.checkpoint`` during a run, or ``Sandbox.restore`` of bytes that are not
+    a checkpoint of this build (corrupt, truncated, another version), or whose tools
+    have no handler; the message is the library's."""
 
 
 class TooManySandboxes(CapsaError):

@@ -67,6 +67,7 @@ from .capabilities import (
 from .engine import Engine, default_engine
 from .errors import (
     CapsaError,
+    CheckpointError,
     PolicyError,
     ScriptError,
     ShellNotAvailable,
@@ -134,6 +135,12 @@ class Limits:
                 raise TypeError(f"unknown limits {sorted(unknown)}; known: {sorted(known)}")
             return cls(**value)
         raise TypeError(f"limits must be a capsa.Limits or a dict, not {type(value).__name__}")
+
+    @classmethod
+    def from_options(cls, opts: _lib.Options) -> "Limits":
+        """The limits a sandbox has (its options, defaults filled in)."""
+        names = {"memory_bytes": "memory_limit"}
+        return cls(**{f.name: getattr(opts, names.get(f.name, f.name)) for f in fields(cls)})
 
     def apply(self, opts: _lib.Options) -> None:
         names = {"memory_bytes": "memory_limit"}
@@ -235,6 +242,11 @@ class _RunState:
         self.tool_errors.append(err)
 
 
+def _unpickle(data: bytes, tools: Any, tool_handler: Any, audit_config: Any,
+              mounts: Any) -> "Sandbox":
+    return Sandbox.restore(data, tools, tool_handler, audit_config, mounts=mounts)
+
+
 def _release(handle: int, keys: list[int], sandbox_key: int, engine: Engine) -> None:
     """Frees a sandbox (waiting for its running tool callbacks), then its registry keys."""
     try:
@@ -275,6 +287,67 @@ class Sandbox:
                  mounts: Any = None, on_output: OutputCallback | None = None,
                  on_audit: Callable[[dict[str, Any]], None] | None = None,
                  engine: Engine | None = None) -> None:
+        self._setup(tools, capabilities, tool_handler, audit_config, limits, mounts, on_output,
+                    on_audit, engine, None)
+
+    @classmethod
+    def restore(cls, data: bytes | bytearray | memoryview, tools: Sequence[Any] | None = None,
+                tool_handler: Callable[..., Any] | None = None,
+                audit_config: AuditConfig | None = None, *, mounts: Any = None,
+                on_output: OutputCallback | None = None,
+                on_audit: Callable[[dict[str, Any]], None] | None = None,
+                engine: Engine | None = None) -> "Sandbox":
+        """A new sandbox from ``checkpoint()``'s bytes, in this process or another one
+        running the same build of capsa: its JS state, files, limits, and capabilities
+        with the calls each has allowed come from ``data``. ``tools`` give the handlers
+        again: each tool of the checkpoint is bound to the one of its name (a tool of
+        the checkpoint with no handler here raises ``CheckpointError``); tools that are
+        not in the checkpoint are added. ``mounts`` give the checkpoint's mounts their
+        host directories again (the kept copy is replaced by the directory's contents).
+        The audit entries of ``audit_log()`` start empty (the trail is in the sandbox's
+        ``/log/actions.jsonl``). A blob that is not a checkpoint, is corrupt, or comes
+        from another build raises ``CheckpointError`` (a ValueError) with the library's
+        message."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"data must be bytes, not {type(data).__name__}")
+        obj = cls.__new__(cls)
+        obj._setup(tools, None, tool_handler, audit_config, None, mounts, on_output, on_audit,
+                   engine, bytes(data))
+        return obj
+
+    def checkpoint(self) -> bytes:
+        """The sandbox as bytes (``Sandbox.restore`` makes a sandbox of them again): its
+        JS state, files, limits, capabilities with their used calls and its tools by
+        name; not the handlers, callbacks or mounts' host directories. Only between
+        runs (``CheckpointError`` during one, or from a tool handler)."""
+        buf = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        with self._use():
+            if self._running:
+                raise CheckpointError("a checkpoint is taken between runs, not during one")
+            rc = _lib.lib().capsa_checkpoint(self._handle, ctypes.byref(buf), ctypes.byref(n))
+            if rc != _lib.OK:
+                msg = self._errmsg()
+                if rc == _lib.ENOMEM:
+                    raise error_for(rc, msg)
+                raise CheckpointError(msg, code=rc)
+        return _lib.take_string(buf.value, n.value) or b""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling: the checkpoint, with the tools, tool_handler, audit_config and
+        mounts given at creation (so they must pickle too; on_output and on_audit are
+        not kept). Unpickling restores it, in this process or another, mounting the
+        mounts again."""
+        return (_unpickle, (self.checkpoint(), self._tools_arg, self.tool_handler,
+                            self.audit_config, self._mounts))
+
+    def _setup(self, tools: Sequence[Any] | None, capabilities: Any,
+               tool_handler: Callable[..., Any] | None, audit_config: AuditConfig | None,
+               limits: Limits | dict[str, Any] | None, mounts: Any,
+               on_output: OutputCallback | None,
+               on_audit: Callable[[dict[str, Any]], None] | None, engine: Engine | None,
+               checkpoint: bytes | None) -> None:
+        """Makes the sandbox: new (checkpoint None) or restored from checkpoint."""
         self._handle: int | None = None
         self._finalizer: Any = None
         if audit_config is not None and not isinstance(audit_config, AuditConfig):
@@ -285,6 +358,7 @@ class Sandbox:
         if engine is not None and not isinstance(engine, Engine):
             raise TypeError(f"engine must be a capsa.Engine, not {type(engine).__name__}")
         self._limits = Limits.coerce(limits)
+        self._tools_arg = list(tools) if tools is not None else None
         self._bound: list[BoundTool] = bind_tools(tools, tool_handler)
         self._by_name = {t.name: t for t in self._bound}
         self._caps: list[ToolCallCap] = _capabilities(capabilities)
@@ -309,8 +383,6 @@ class Sandbox:
         lib = _lib.lib()
         lib.capsa_options_init(ctypes.byref(opts))
         self._limits.apply(opts)
-        self._timeout_ms = opts.timeout_ms
-        self._tool_timeout_ms = opts.tool_timeout_ms
         self._sandbox_key = _lib.sandbox_registry.add(weakref.ref(self))
         opts.on_output = _lib.OUTPUT_CALLBACK
         opts.on_output_ud = self._sandbox_key
@@ -320,50 +392,114 @@ class Sandbox:
             opts.audit_flags |= _lib.AUDIT_HASH_ARGS
 
         self._engine = engine or default_engine()
+        self._tool_keys: list[int] = []
         handle = ctypes.c_void_p()
-        rc = lib.capsa_sandbox_new(self._engine.handle, ctypes.byref(opts), ctypes.byref(handle))
+        if checkpoint is None:
+            rc = lib.capsa_sandbox_new(self._engine.handle, ctypes.byref(opts), ctypes.byref(handle))
+            msg = f"cannot make a sandbox: {lib.capsa_errstr(rc).decode()}"
+        else:
+            rc, msg = self._restore_handle(checkpoint, handle)
         if rc != _lib.OK:
             _lib.sandbox_registry.remove(self._sandbox_key)
-            raise error_for(rc, f"cannot make a sandbox: {lib.capsa_errstr(rc).decode()}")
+            for k in self._tool_keys:
+                _lib.tools_registry.remove(k)
+            if checkpoint is not None and rc not in (_lib.ENOMEM, _lib.ETOOMANY):
+                raise CheckpointError(msg, code=rc)
+            raise error_for(rc, msg)
         self._engine._retain()
         self._handle = handle.value
-        self._tool_keys: list[int] = []
         self._finalizer = weakref.finalize(self, _release, self._handle, self._tool_keys,
                                            self._sandbox_key, self._engine)
         self._audit_collector.session_id = f"capsa-{self._sandbox_key}"
         try:
-            for t in self._bound:
-                self._add_tool(t)
-            self._install_policy()
+            if checkpoint is None:
+                for t in self._bound:
+                    self._add_tool(t)
+                self._install_policy()
+            else:
+                self._adopt_checkpoint()
+            lib.capsa_sandbox_options(self._handle, ctypes.byref(opts))
+            self._timeout_ms = opts.timeout_ms
+            self._tool_timeout_ms = opts.tool_timeout_ms
             for m in self._mounts:
                 self.files.mount(m.host_dir, m.guest_path, writable=m.writable)
         except BaseException:
             self.close()
             raise
 
+    def _restore_handle(self, data: bytes, handle: ctypes.c_void_p) -> tuple[int, str]:
+        """capsa_sandbox_restore, the tools bound by name to their registry keys."""
+        defs = []
+        for t in self._bound:
+            d = _lib.ToolDef()
+            _lib.lib().capsa_tool_def_init(ctypes.byref(d))
+            d.name = t.name.encode()
+            d.ud = self._register(t)
+            if not t.is_async:
+                d.fn = _lib.TOOL_CALLBACK  # else NULL: step mode, settled by _drive
+            defs.append(d)
+        ptrs = (ctypes.POINTER(_lib.ToolDef) * max(len(defs), 1))(
+            *[ctypes.pointer(d) for d in defs])
+        ro = _lib.RestoreOptions()
+        _lib.lib().capsa_restore_options_init(ctypes.byref(ro))
+        ro.tools = ctypes.cast(ptrs, ctypes.c_void_p)
+        ro.n_tools = len(defs)
+        ro.on_output = _lib.OUTPUT_CALLBACK
+        ro.on_output_ud = self._sandbox_key
+        ro.on_audit = _lib.AUDIT_CALLBACK
+        ro.on_audit_ud = self._sandbox_key
+        msg = ctypes.create_string_buffer(1024)
+        rc = _lib.lib().capsa_sandbox_restore(self._engine.handle, data, len(data),
+                                              ctypes.byref(ro), ctypes.byref(handle), msg,
+                                              len(msg))
+        return rc, msg.value.decode("utf-8", "replace")
+
+    def _adopt_checkpoint(self) -> None:
+        """After a restore: the capabilities and limits are the checkpoint's; tools
+        given that it does not have are added."""
+        text = _lib.take_string(_lib.lib().capsa_policy_json(self._handle))
+        if text is None:
+            raise error_for(_lib.ENOMEM, "capsa_policy_json: out of memory")
+        self._caps = _capabilities(text.decode())
+        opts = _lib.Options()
+        _lib.lib().capsa_options_init(ctypes.byref(opts))
+        _lib.lib().capsa_sandbox_options(self._handle, ctypes.byref(opts))
+        self._limits = Limits.from_options(opts)
+        for t, key in zip(self._bound, list(self._tool_keys)):
+            rc = _lib.lib().capsa_tool_add(self._handle, ctypes.byref(self._tool_def(t, key)))
+            if rc not in (_lib.OK, _lib.EEXIST):
+                msg = self._errmsg()
+                raise ToolDefinitionError(msg if f"'{t.name}'" in msg else f"tool '{t.name}': {msg}",
+                                          code=rc)
+
     # ---- set-up -----------------------------------------------------------------------
 
-    def _add_tool(self, t: BoundTool) -> None:
+    def _register(self, t: BoundTool) -> int:
+        """Puts t in the callback registry: its key, the C ``ud`` of its calls."""
         t.sink = self._state.record
         t.owner = self._sandbox_key
         key = _lib.tools_registry.add(t)
         self._tool_keys.append(key)
+        return key
+
+    def _tool_def(self, t: BoundTool, key: int) -> _lib.ToolDef:
         d = _lib.ToolDef()
-        lib = _lib.lib()
-        lib.capsa_tool_def_init(ctypes.byref(d))
-        name = t.name.encode()
-        desc = t.description.encode("utf-8")
+        _lib.lib().capsa_tool_def_init(ctypes.byref(d))
         try:
             params = json.dumps(t.parameters, allow_nan=False).encode()
         except (TypeError, ValueError) as exc:
             raise ToolDefinitionError(f"tool '{t.name}': its schema is not JSON: {exc}") from None
-        d.name, d.description, d.parameters = name, desc, params
+        d.name, d.description, d.parameters = t.name.encode(), t.description.encode("utf-8"), params
         if not t.is_async:
             d.fn = _lib.TOOL_CALLBACK  # else NULL: step mode, settled by _drive
         d.ud = key
         d.flags = _lib.TOOL_INLINE if t.inline else 0
         d.timeout_ms = t.timeout_ms
-        rc = lib.capsa_tool_add(self._handle, ctypes.byref(d))
+        return d
+
+    def _add_tool(self, t: BoundTool) -> None:
+        d = self._tool_def(t, self._register(t))
+        rc = _lib.lib().capsa_tool_add(self._handle, ctypes.byref(d))
         if rc != _lib.OK:
             msg = self._errmsg()
             raise ToolDefinitionError(msg if f"'{t.name}'" in msg else f"tool '{t.name}': {msg}", code=rc)

@@ -151,6 +151,34 @@ generate() {
         # F4 90 80 80 would be U+110000, past the last code point.
         printf 'return "\364\220\200\200";\n' >"$gen/$1.stdin"
         ;;
+    session_resume | session_limits_ignored)
+        # The first command of the session, in a process of its own.
+        (cd "$here" && "$capsa" run --session "$gen/s.ckpt" -e 'globalThis.n = 41;
+            class Point {}; fs.writeFileSync("a.txt", "saved")' >/dev/null)
+        ;;
+    session_budget | session_tool_unbound)
+        printf '{"capabilities": [{"pattern": "echo", "max_calls": 3}]}' >"$gen/policy.json"
+        (cd "$here" && "$capsa" run --session "$gen/s.ckpt" --tools tooldata/tools.json \
+            --policy "$gen/policy.json" -e 'await echo({}); await echo({})' >/dev/null)
+        ;;
+    session_not_checkpoint)
+        printf '{"not": "a checkpoint"}\n' >"$gen/bad.ckpt"
+        ;;
+    session_truncated)
+        (cd "$here" && "$capsa" run --session "$gen/full.ckpt" -e 'globalThis.n = 1' >/dev/null)
+        head -c 500 "$gen/full.ckpt" >"$gen/s.ckpt"
+        ;;
+    session_mount_rw)
+        # The host removes a file between the two commands: it does not come back.
+        mkdir "$gen/d" && echo host >"$gen/d/h.txt"
+        (cd "$here" && "$capsa" run --session "$gen/s.ckpt" --mount "$gen/d:/data:rw" \
+            -e 'fs.writeFileSync("/data/g.txt", "guest")' >/dev/null)
+        rm "$gen/d/h.txt"
+        ;;
+    session_shell)
+        (cd "$here" && "$capsa" shell --session "$gen/s.ckpt" -c 'X=5; cd /tmp; echo hi > f' \
+            >/dev/null)
+        ;;
     utf8_encoded_surrogate)
         # ED A0 80 is U+D800 encoded as UTF-8 (CESU-8), which strict UTF-8 forbids.
         printf 'return "\355\240\200".length;\n' >"$gen/$1.stdin"

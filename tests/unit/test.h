@@ -92,6 +92,25 @@ static inline void test_fail_free(void *ud, void *p)
 }
 
 /* Prints the summary and gives the exit status. */
+#ifdef CAPSA_H
+/* For tests of the API (capsa.h included first): runs code in sb and returns its
+ * value (or "ERR name: message", or "FAILED code: message"), in a static buffer. */
+static inline const char *js_value(capsa_sandbox *sb, const char *code)
+{
+    static char out[65536];
+    const capsa_result *r = NULL;
+    int rc = capsa_run(sb, code, strlen(code), NULL, &r);
+    if (!r)
+        snprintf(out, sizeof(out), "FAILED %s: %s", capsa_errname(rc), capsa_errmsg(sb));
+    else if (rc == CAPSA_OK)
+        snprintf(out, sizeof(out), "%s", capsa_result_value(r) ? capsa_result_value(r) : "undefined");
+    else
+        snprintf(out, sizeof(out), "ERR %s: %s", capsa_result_error_name(r) ? capsa_result_error_name(r) : "?",
+                 capsa_result_error_message(r) ? capsa_result_error_message(r) : "?");
+    return out;
+}
+#endif
+
 static inline int test_summary(const char *suite)
 {
     printf("%s: %d passed, %d failed\n", suite, test_passed, test_failed);

@@ -27,21 +27,6 @@ static const capsa_result *run(capsa_sandbox *sb, const char *code, int *rc)
     return r;
 }
 
-/* Runs code and returns its value (or "ERR name: message"), in a static buffer. */
-static const char *value_of(capsa_sandbox *sb, const char *code)
-{
-    static char out[65536];
-    int rc;
-    const capsa_result *r = run(sb, code, &rc);
-    if (!r)
-        snprintf(out, sizeof(out), "FAILED %s: %s", capsa_errname(rc), capsa_errmsg(sb));
-    else if (rc == CAPSA_OK)
-        snprintf(out, sizeof(out), "%s", capsa_result_value(r) ? capsa_result_value(r) : "undefined");
-    else
-        snprintf(out, sizeof(out), "ERR %s: %s", capsa_result_error_name(r) ? capsa_result_error_name(r) : "?",
-                 capsa_result_error_message(r) ? capsa_result_error_message(r) : "?");
-    return out;
-}
 
 /* ---- tools used by the tests ------------------------------------------------------ */
 
@@ -237,30 +222,30 @@ TEST(registry_names)
     CHECK_INT(capsa_tool_add(sb, NULL), CAPSA_EINVAL, "no definition");
     CHECK_INT(capsa_policy_add(sb, "**", NULL, 0), CAPSA_OK, "allow everything");
 
-    CHECK_STR(value_of(sb, "return await tools.math.add({a: 2, b: 40})"), "42", "namespaced call");
-    CHECK_STR(value_of(sb, "return await math_add({a: 1.5, b: 1})"), "2.5", "flat call");
-    CHECK_STR(value_of(sb, "return (await tools.github.issues.search({q: 'x'})).q"), "\"x\"",
+    CHECK_STR(js_value(sb, "return await tools.math.add({a: 2, b: 40})"), "42", "namespaced call");
+    CHECK_STR(js_value(sb, "return await math_add({a: 1.5, b: 1})"), "2.5", "flat call");
+    CHECK_STR(js_value(sb, "return (await tools.github.issues.search({q: 'x'})).q"), "\"x\"",
               "a/b/c becomes tools.a.b.c");
-    CHECK_STR(value_of(sb, "return (await github_issues_search({q: 'y'})).q"), "\"y\"", "a/b/c flat");
-    CHECK_STR(value_of(sb, "return (await tools['web-search'].fetch({u: 1})).u"), "1", "- kept in a namespace");
-    CHECK_STR(value_of(sb, "return (await web_search_fetch({u: 2})).u"), "2", "- and . become _");
-    CHECK_STR(value_of(sb, "return await tools.call('math.add', {a: 1, b: 1})"), "2", "tools.call by name");
-    CHECK_STR(value_of(sb, "return await tools.call('math_add', '{\"a\":3,\"b\":4}')"), "7",
+    CHECK_STR(js_value(sb, "return (await github_issues_search({q: 'y'})).q"), "\"y\"", "a/b/c flat");
+    CHECK_STR(js_value(sb, "return (await tools['web-search'].fetch({u: 1})).u"), "1", "- kept in a namespace");
+    CHECK_STR(js_value(sb, "return (await web_search_fetch({u: 2})).u"), "2", "- and . become _");
+    CHECK_STR(js_value(sb, "return await tools.call('math.add', {a: 1, b: 1})"), "2", "tools.call by name");
+    CHECK_STR(js_value(sb, "return await tools.call('math_add', '{\"a\":3,\"b\":4}')"), "7",
               "tools.call by flat name, with JSON text");
-    CHECK_STR(value_of(sb, "return tools.list().map(t => t.name)"),
+    CHECK_STR(js_value(sb, "return tools.list().map(t => t.name)"),
               "[\"math.add\",\"github.issues.search\",\"web-search.fetch\"]",
               "tools.list(): the canonical names ('/' registered as '.')");
-    CHECK_STR(value_of(sb, "const d = tools.describe('math.add'); return [d.flat, d.description, "
+    CHECK_STR(js_value(sb, "const d = tools.describe('math.add'); return [d.flat, d.description, "
                            "d.parameters.required, d.types]"),
               "[\"math_add\",\"a test tool\",[\"a\",\"b\"],\"/tools/math.add.d.ts\"]", "tools.describe()");
-    CHECK_STR(value_of(sb, "return tools.describe('nope')"), "undefined", "describe of an unknown tool");
-    CHECK_STR(value_of(sb, "return [Object.isFrozen(tools), Object.isFrozen(tools.math)]"), "[true,true]",
+    CHECK_STR(js_value(sb, "return tools.describe('nope')"), "undefined", "describe of an unknown tool");
+    CHECK_STR(js_value(sb, "return [Object.isFrozen(tools), Object.isFrozen(tools.math)]"), "[true,true]",
               "tools and its namespaces are frozen");
-    CHECK_STR(value_of(sb, "try { await tools.call('nope', {}) } catch (e) { return [e.name, e.code, e instanceof Error] }"),
+    CHECK_STR(js_value(sb, "try { await tools.call('nope', {}) } catch (e) { return [e.name, e.code, e instanceof Error] }"),
               "[\"ToolError\",\"unknown_tool\",true]", "an unknown tool rejects with unknown_tool");
-    CHECK_STR(value_of(sb, "try { await math_add([1]) } catch (e) { return [e.name, e.code] }"),
+    CHECK_STR(js_value(sb, "try { await math_add([1]) } catch (e) { return [e.name, e.code] }"),
               "[\"TypeError\",\"invalid_arguments\"]", "arguments must be an object");
-    CHECK_STR(value_of(sb, "try { await math_add({x: 1n}) } catch (e) { return e.name }"), "\"TypeError\"",
+    CHECK_STR(js_value(sb, "try { await math_add({x: 1n}) } catch (e) { return e.name }"), "\"TypeError\"",
               "arguments JSON cannot hold are a TypeError");
     capsa_sandbox_free(sb);
 }
@@ -294,9 +279,9 @@ TEST(declarations)
                    "namespaces nest");
     CHECK_CONTAINS(data, "  github: {\n    search: typeof github_search;\n  };", "a/b names nest too");
     capsa_free(data);
-    CHECK_STR(value_of(sb, "return require('fs').readFileSync('/tools/index.d.ts', 'utf8').includes('math_add')"),
+    CHECK_STR(js_value(sb, "return require('fs').readFileSync('/tools/index.d.ts', 'utf8').includes('math_add')"),
               "true", "the script can read the declarations");
-    CHECK_STR(value_of(sb, "try { require('fs').writeFileSync('/tools/index.d.ts', 'x') } catch (e) { return e.code }"),
+    CHECK_STR(js_value(sb, "try { require('fs').writeFileSync('/tools/index.d.ts', 'x') } catch (e) { return e.code }"),
               "\"EROFS\"", "but not change them");
     capsa_sandbox_free(sb);
 }
@@ -304,7 +289,7 @@ TEST(declarations)
 TEST(arguments_exact_and_strict)
 {
     capsa_sandbox *sb = echo_sandbox(NULL);
-    CHECK_STR(value_of(sb, "const a = {b: 1, a: 'é\\u2028\"\\n', n: 1e300, m: -0.000001, d: [null, true, {}]};"
+    CHECK_STR(js_value(sb, "const a = {b: 1, a: 'é\\u2028\"\\n', n: 1e300, m: -0.000001, d: [null, true, {}]};"
                            "const back = await echo(a); return JSON.stringify(back) === JSON.stringify(a)"),
               "true", "a call with strings, numbers and nesting");
     pthread_mutex_lock(&echo_lock);
@@ -315,30 +300,30 @@ TEST(arguments_exact_and_strict)
     pthread_mutex_lock(&echo_lock);
     int before = echo_calls;
     pthread_mutex_unlock(&echo_lock);
-    CHECK_STR(value_of(sb, "try { await tools.call('echo', '{\"a\":1,\"a\":2}') } catch (e) { return [e.code, e.message] }"),
+    CHECK_STR(js_value(sb, "try { await tools.call('echo', '{\"a\":1,\"a\":2}') } catch (e) { return [e.code, e.message] }"),
               "[\"invalid_arguments\",\"the arguments of 'echo' are not strict JSON: duplicate object key near '\\\"a\\\"' (line 1, column 10)\"]",
               "a duplicate key is refused with a clear error");
-    CHECK_STR(value_of(sb, "try { await tools.call('echo', '{\"a\":1,}') } catch (e) { return e.code }"),
+    CHECK_STR(js_value(sb, "try { await tools.call('echo', '{\"a\":1,}') } catch (e) { return e.code }"),
               "\"invalid_arguments\"", "a trailing comma is refused");
-    CHECK_STR(value_of(sb, "try { await tools.call('echo', '[1]') } catch (e) { return e.code }"),
+    CHECK_STR(js_value(sb, "try { await tools.call('echo', '[1]') } catch (e) { return e.code }"),
               "\"invalid_arguments\"", "arguments that are not an object are refused");
-    CHECK_STR(value_of(sb, "try { await tools.call('echo', '{\"a\":\"\\\\u0000\"}') } catch (e) { return e.code }"),
+    CHECK_STR(js_value(sb, "try { await tools.call('echo', '{\"a\":\"\\\\u0000\"}') } catch (e) { return e.code }"),
               "\"invalid_arguments\"", "a NUL inside a string is refused");
-    CHECK_STR(value_of(sb, "try { await tools.call('echo', '{\"n\":1e400}') } catch (e) { return e.code }"),
+    CHECK_STR(js_value(sb, "try { await tools.call('echo', '{\"n\":1e400}') } catch (e) { return e.code }"),
               "\"invalid_arguments\"", "a real beyond a double is refused");
-    CHECK_CONTAINS(value_of(sb, "try { await tools.call('echo', '{\"n\":123456789012345678901234567890}') } catch (e) { return e.message }"),
+    CHECK_CONTAINS(js_value(sb, "try { await tools.call('echo', '{\"n\":123456789012345678901234567890}') } catch (e) { return e.message }"),
                    "pass it as a string", "an integer beyond 64 bits is refused, saying what to do");
     pthread_mutex_lock(&echo_lock);
     CHECK_INT(echo_calls, before, "the tool was never called for refused arguments");
     pthread_mutex_unlock(&echo_lock);
 
-    CHECK_STR(value_of(sb, "const r = await tools.call('echo', '{\"__proto__\":{\"x\":1},\"a\":1}');"
+    CHECK_STR(js_value(sb, "const r = await tools.call('echo', '{\"__proto__\":{\"x\":1},\"a\":1}');"
                            "return [Object.keys(r), Object.getPrototypeOf(r) === Object.prototype, r.x]"),
               "[[\"__proto__\",\"a\"],true,null]", "__proto__ is an ordinary key");
     pthread_mutex_lock(&echo_lock);
     CHECK_STR(echo_last, "{\"__proto__\":{\"x\":1},\"a\":1}", "and arrives as sent");
     pthread_mutex_unlock(&echo_lock);
-    CHECK_STR(value_of(sb, "await tools.call('echo', '{\"n\":9007199254740993,\"r\":1.7976931348623157e308}'); return 1"),
+    CHECK_STR(js_value(sb, "await tools.call('echo', '{\"n\":9007199254740993,\"r\":1.7976931348623157e308}'); return 1"),
               "1", "huge numbers within range are accepted");
     pthread_mutex_lock(&echo_lock);
     CHECK_STR(echo_last, "{\"n\":9007199254740993,\"r\":1.7976931348623157e308}", "and keep their digits");
@@ -349,7 +334,7 @@ TEST(arguments_exact_and_strict)
                          "[{\"param\":\"n\",\"op\":\"<=\",\"value\":9007199254740992}]}]}",
                     strlen("{\"capabilities\":[{\"pattern\":\"echo\",\"constraints\":"
                            "[{\"param\":\"n\",\"op\":\"<=\",\"value\":9007199254740992}]}]}"));
-    CHECK_CONTAINS(value_of(sb, "try { await tools.call('echo', '{\"n\":9007199254740993}') } catch (e) { return e.message }"),
+    CHECK_CONTAINS(js_value(sb, "try { await tools.call('echo', '{\"n\":9007199254740993}') } catch (e) { return e.message }"),
                    "failed: n <= 9007199254740992", "2^53+1 does not pass <= 2^53");
     capsa_sandbox_free(sb);
 }
@@ -359,7 +344,7 @@ TEST(denials_and_budgets)
     capsa_sandbox *sb = new_sandbox(NULL);
     add_tool(sb, "math.add", add_schema, tool_add, NULL, CAPSA_TOOL_INLINE, 0);
     add_tool(sb, "math/mul", NULL, tool_echo, NULL, 0, 0);
-    CHECK_STR(value_of(sb, "try { await tools.math.add({a: 1, b: 2}) } catch (e) { return [e.name, e.code, e.message, e.tool] }"),
+    CHECK_STR(js_value(sb, "try { await tools.math.add({a: 1, b: 2}) } catch (e) { return [e.name, e.code, e.message, e.tool] }"),
               "[\"ToolError\",\"permission_denied\",\"No capability authorizes 'math.add'. Granted: []\",\"math.add\"]",
               "deny by default, with the policy's message");
     const char policy[] = "{\"capabilities\":[{\"pattern\":\"math.add\",\"constraints\":"
@@ -369,7 +354,7 @@ TEST(denials_and_budgets)
               "a malformed policy is refused");
     CHECK_CONTAINS(capsa_errmsg(sb), "bogus", "naming the field");
     CHECK_INT(capsa_policy_set(sb, policy, sizeof(policy) - 1), CAPSA_OK, "a policy from JSON text");
-    CHECK_STR(value_of(sb, "try { await tools.math.add({a: 11, b: 2}) } catch (e) { return e.message }"),
+    CHECK_STR(js_value(sb, "try { await tools.math.add({a: 11, b: 2}) } catch (e) { return e.message }"),
               "\"'math.add' matched 'math.add' but failed: a <= 10 (got 11)\"", "a failed constraint");
     int allowed = -1;
     char msg[256];
@@ -382,12 +367,12 @@ TEST(denials_and_budgets)
     uint64_t used = 99, remaining = 99;
     CHECK_INT(capsa_policy_calls(sb, "math.add", &used, &remaining), CAPSA_OK, "counts of a pattern");
     CHECK_INT(used, 0, "the dry run spent nothing");
-    CHECK_STR(value_of(sb, "return [await tools.math.add({a: 1, b: 2}), await math_add({a: 2, b: 2})]"),
+    CHECK_STR(js_value(sb, "return [await tools.math.add({a: 1, b: 2}), await math_add({a: 2, b: 2})]"),
               "[3,4]", "two calls within the budget");
     capsa_policy_calls(sb, "math.add", &used, &remaining);
     CHECK_INT(used, 2, "two used");
     CHECK_INT(remaining, 0, "none left");
-    CHECK_STR(value_of(sb, "try { await math_add({a: 1, b: 1}) } catch (e) { return e.message }"),
+    CHECK_STR(js_value(sb, "try { await math_add({a: 1, b: 1}) } catch (e) { return e.message }"),
               "\"Call limit reached for 'math.add': 2 of 2 used\"", "the budget spans runs");
     CHECK_INT(capsa_policy_check(sb, "math.add", "{\"a\":1}", 7, &allowed, msg, sizeof(msg)), CAPSA_OK,
               "a dry run when spent");
@@ -400,12 +385,12 @@ TEST(denials_and_budgets)
     capsa_free(counts);
     CHECK_INT(capsa_policy_calls(sb, "nope", &used, NULL), CAPSA_ENOENT, "an unknown pattern");
     capsa_policy_reset_counts(sb);
-    CHECK_STR(value_of(sb, "return await math_add({a: 1, b: 1})"), "2", "budgets reset");
+    CHECK_STR(js_value(sb, "return await math_add({a: 1, b: 1})"), "2", "budgets reset");
     CHECK_INT(capsa_policy_add(sb, "math/*", "[{\"param\":\"x\",\"op\":\"lte\",\"value\":1}]", 0), CAPSA_EINVAL,
               "a bad constraint");
     CHECK_INT(capsa_policy_add(sb, "math/*", NULL, 0), CAPSA_OK, "a pattern without constraints");
-    CHECK_STR(value_of(sb, "return (await tools.math.mul({z: 1})).z"), "1", "math/* allows math/mul");
-    CHECK_STR(value_of(sb, "try { await tools.call('math/mul', '{\"z\":1,\"z\":2}') } catch (e) { return e.code }"),
+    CHECK_STR(js_value(sb, "return (await tools.math.mul({z: 1})).z"), "1", "math/* allows math/mul");
+    CHECK_STR(js_value(sb, "try { await tools.call('math/mul', '{\"z\":1,\"z\":2}') } catch (e) { return e.code }"),
               "\"invalid_arguments\"", "strictness before the policy");
     capsa_sandbox_free(sb);
 }
@@ -423,21 +408,21 @@ TEST(tool_errors_and_results)
     add_tool(sb, "silent", NULL, tool_silent, NULL, 0, 0);
     add_tool(sb, "slow", NULL, tool_sleep, (void *)(intptr_t)400, 0, 100);
     capsa_policy_add(sb, "*", NULL, 0);
-    CHECK_STR(value_of(sb, "try { await fail() } catch (e) { return [e.name, e.code, e.message, e instanceof Error] }"),
+    CHECK_STR(js_value(sb, "try { await fail() } catch (e) { return [e.name, e.code, e.message, e instanceof Error] }"),
               "[\"ToolError\",\"rate_limited\",\"slow down, please\",true]", "a tool's error with its code");
-    CHECK_STR(value_of(sb, "try { await bad() } catch (e) { return e.code }"), "\"invalid_result\"",
+    CHECK_STR(js_value(sb, "try { await bad() } catch (e) { return e.code }"), "\"invalid_result\"",
               "a result that is not JSON");
-    CHECK_STR(value_of(sb, "try { await big() } catch (e) { return e.code }"), "\"result_too_large\"",
+    CHECK_STR(js_value(sb, "try { await big() } catch (e) { return e.code }"), "\"result_too_large\"",
               "a result over the limit");
-    CHECK_STR(value_of(sb, "return (await fits()).length"), "998", "a result at the limit");
-    CHECK_STR(value_of(sb, "try { await silent() } catch (e) { return e.code }"), "\"tool_error\"",
+    CHECK_STR(js_value(sb, "return (await fits()).length"), "998", "a result at the limit");
+    CHECK_STR(js_value(sb, "try { await silent() } catch (e) { return e.code }"), "\"tool_error\"",
               "a callback that answers nothing");
     double t0 = now_ms();
-    CHECK_STR(value_of(sb, "try { await slow() } catch (e) { return [e.code, e.message] }"),
+    CHECK_STR(js_value(sb, "try { await slow() } catch (e) { return [e.code, e.message] }"),
               "[\"timeout\",\"tool 'slow' did not answer within 100 ms\"]", "a per-call timeout");
     double dt = now_ms() - t0;
     CHECK(dt < 350, "the script did not wait for the slow callback");
-    CHECK_STR(value_of(sb, "return 1"), "1", "the sandbox goes on");
+    CHECK_STR(js_value(sb, "return 1"), "1", "the sandbox goes on");
     capsa_sandbox_free(sb);
 
     /* A call's promise settles as a resolve function would: a result that is a
@@ -447,15 +432,15 @@ TEST(tool_errors_and_results)
     add_tool(sb, "echo", NULL, tool_echo, NULL, CAPSA_TOOL_INLINE, 0);
     add_tool(sb, "fail", NULL, tool_fail, NULL, 0, 0);
     capsa_policy_add(sb, "*", NULL, 0);
-    CHECK_STR(value_of(sb, "const p1 = echo({a: 1}); return [p1 instanceof Promise, (await p1).a]"),
+    CHECK_STR(js_value(sb, "const p1 = echo({a: 1}); return [p1 instanceof Promise, (await p1).a]"),
               "[true,1]", "a result object");
-    CHECK_STR(value_of(sb, "Object.prototype.then = function (ok) { delete Object.prototype.then; ok(42) };"
+    CHECK_STR(js_value(sb, "Object.prototype.then = function (ok) { delete Object.prototype.then; ok(42) };"
                            " return await echo({a: 1})"),
               "42", "a thenable result is adopted");
-    CHECK_STR(value_of(sb, "const order = []; const p2 = echo({}).then(() => order.push('tool'));"
+    CHECK_STR(js_value(sb, "const order = []; const p2 = echo({}).then(() => order.push('tool'));"
                            " Promise.resolve().then(() => order.push('tick')); await p2; return order"),
               "[\"tick\",\"tool\"]", "reactions run as jobs, after those already queued");
-    CHECK_STR(value_of(sb, "try { await fail() } catch (e) { return e.code }"), "\"rate_limited\"",
+    CHECK_STR(js_value(sb, "try { await fail() } catch (e) { return e.code }"), "\"rate_limited\"",
               "a failure rejects");
     capsa_sandbox_free(sb);
 
@@ -463,7 +448,7 @@ TEST(tool_errors_and_results)
     sb = new_sandbox(NULL);
     add_tool(sb, "huge", NULL, tool_big, (void *)(intptr_t)(5 << 20), 0, 0);
     capsa_policy_add(sb, "huge", NULL, 0);
-    CHECK_STR(value_of(sb, "return (await huge()).length"), "5242878", "a 5 MiB result in one piece");
+    CHECK_STR(js_value(sb, "return (await huge()).length"), "5242878", "a 5 MiB result in one piece");
     capsa_sandbox_free(sb);
 }
 
@@ -473,7 +458,7 @@ TEST(concurrency)
     add_tool(sb, "sleepy", NULL, tool_sleep, (void *)(intptr_t)100, 0, 0);
     capsa_policy_add(sb, "sleepy", NULL, 0);
     double t0 = now_ms();
-    CHECK_STR(value_of(sb, "const r = await Promise.all([0,1,2,3,4,5,6,7,8,9].map(i => sleepy({i})));"
+    CHECK_STR(js_value(sb, "const r = await Promise.all([0,1,2,3,4,5,6,7,8,9].map(i => sleepy({i})));"
                            "return r.map(x => x.i)"),
               "[0,1,2,3,4,5,6,7,8,9]", "10 concurrent calls, results in order");
     double dt = now_ms() - t0;
@@ -487,13 +472,13 @@ TEST(concurrency)
     add_tool(sb2, "sleepy", NULL, tool_sleep, (void *)(intptr_t)100, 0, 0);
     capsa_policy_add(sb2, "sleepy", NULL, 0);
     t0 = now_ms();
-    CHECK_STR(value_of(sb2, "return (await Promise.all([...Array(10).keys()].map(i => sleepy({i})))).length"),
+    CHECK_STR(js_value(sb2, "return (await Promise.all([...Array(10).keys()].map(i => sleepy({i})))).length"),
               "10", "with 10 workers");
     dt = now_ms() - t0;
     snprintf(what, sizeof(what), "10 calls of 100 ms on 10 workers take %.0f ms", dt);
     CHECK(dt < 300, what);
     /* A timer and calls on one loop: the timer fires while the calls are out. */
-    CHECK_STR(value_of(sb2, "const order = []; setTimeout(() => order.push('timer'), 20);"
+    CHECK_STR(js_value(sb2, "const order = []; setTimeout(() => order.push('timer'), 20);"
                             "await sleepy({}).then(() => order.push('call')); return order"),
               "[\"timer\",\"call\"]", "a timer fires while a call is in flight");
     /* The run's deadline while waiting for a call. */
@@ -508,7 +493,7 @@ TEST(concurrency)
     dt = now_ms() - t0;
     CHECK_INT(rc, CAPSA_ETIMEOUT, "the run's time limit stops a run waiting for a call");
     CHECK(dt < 350, "promptly");
-    CHECK_STR(value_of(sb3, "return 5"), "5", "and the sandbox is usable");
+    CHECK_STR(js_value(sb3, "return 5"), "5", "and the sandbox is usable");
     capsa_sandbox_free(sb);
     capsa_sandbox_free(sb2);
     capsa_sandbox_free(sb3); /* waits for the slow callback still running */
@@ -576,7 +561,7 @@ TEST(step_mode)
     rc = capsa_run(sb, "globalThis.kept = 1; await ext_get({})", 38, NULL, &r);
     CHECK_INT(rc, CAPSA_PENDING, "pending");
     CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset abandons it");
-    CHECK_STR(value_of(sb, "return typeof kept"), "\"undefined\"", "fresh state");
+    CHECK_STR(js_value(sb, "return typeof kept"), "\"undefined\"", "fresh state");
     capsa_sandbox_free(sb);
 }
 
@@ -600,7 +585,7 @@ TEST(pending_budget)
     long base = rss_kb();
     padded_peak_kb = base;
     int ok = -1, refused = -1, kinds = -1;
-    sscanf(value_of(sb, code), "[%d,%d,%d]", &ok, &refused, &kinds);
+    sscanf(js_value(sb, code), "[%d,%d,%d]", &ok, &refused, &kinds);
     char what[160];
     snprintf(what, sizeof(what), "150 results of 1 MiB, 64 MiB budget: %d delivered, %d refused", ok,
              refused);
@@ -612,7 +597,7 @@ TEST(pending_budget)
 #else
     CHECK(base > 0 && padded_peak_kb - base < (96 << 10), what);
 #endif
-    CHECK_STR(value_of(sb, "return await padded({})"), "1", "the budget is free again after the run");
+    CHECK_STR(js_value(sb, "return await padded({})"), "1", "the budget is free again after the run");
     capsa_sandbox_free(sb);
 
     /* An explicit budget: exactly what fits is held. Results the host resolves
@@ -624,10 +609,10 @@ TEST(pending_budget)
     add_tool(sb, "padded", NULL, tool_padded, (void *)(intptr_t)(1 << 20), CAPSA_TOOL_INLINE, 0);
     add_tool(sb, "ext", NULL, NULL, NULL, 0, 0);
     capsa_policy_add(sb, "**", NULL, 0);
-    CHECK_STR(value_of(sb, "const ps = []; for (let i = 0; i < 10; i++) ps.push(padded({}).then(v => 'ok', e => e.code));"
+    CHECK_STR(js_value(sb, "const ps = []; for (let i = 0; i < 10; i++) ps.push(padded({}).then(v => 'ok', e => e.code));"
                            "const n = {}; for (const c of await Promise.all(ps)) n[c] = (n[c] || 0) + 1; return n"),
               "{\"ok\":2,\"resource_exhausted\":8}", "two results of 1 MiB fit in 3 MiB, not three");
-    CHECK_CONTAINS(value_of(sb, "const three = [padded({}), padded({}), padded({})];"
+    CHECK_CONTAINS(js_value(sb, "const three = [padded({}), padded({}), padded({})];"
                                 "try { await Promise.all(three) } catch (e) { return e.message }"),
                    "budget is 3145728 bytes (tool_max_pending)", "the message names the budget");
     const capsa_result *r = NULL;
@@ -679,7 +664,7 @@ TEST(audit)
     add_tool(sb, "math.add", add_schema, tool_add, NULL, 0, 0);
     add_tool(sb, "fail", NULL, tool_fail, NULL, 0, 0);
     capsa_policy_add(sb, "math.add", NULL, 0);
-    CHECK_STR(value_of(sb, "await math_add({a: 1, b: 2}); try { await fail() } catch {} return 1"), "1",
+    CHECK_STR(js_value(sb, "await math_add({a: 1, b: 2}); try { await fail() } catch {} return 1"), "1",
               "an allowed and a denied call");
     char *log = NULL;
     size_t len = 0;
@@ -699,14 +684,14 @@ TEST(audit)
     CHECK_INT(lines, 4, "one line per event");
     CHECK_STR(audit_seen, log, "the callback got the same lines");
     capsa_free(log);
-    CHECK_STR(value_of(sb, "return require('fs').readFileSync('/log/actions.jsonl', 'utf8').split('\\n').length"),
+    CHECK_STR(js_value(sb, "return require('fs').readFileSync('/log/actions.jsonl', 'utf8').split('\\n').length"),
               "6", "the script can read its trail (4 lines, this run's start, and the end)");
-    CHECK_STR(value_of(sb, "try { require('fs').writeFileSync('/log/actions.jsonl', '') } catch (e) { return e.code }"),
+    CHECK_STR(js_value(sb, "try { require('fs').writeFileSync('/log/actions.jsonl', '') } catch (e) { return e.code }"),
               "\"EPERM\"", "but not rewrite it");
     /* The log file is kept open between lines: a host that removes it gets a new
        one with the next line, and nothing is written to the removed one. */
     CHECK_INT(capsa_fs_remove(sb, "/log/actions.jsonl", 0), CAPSA_OK, "the host removes the log");
-    CHECK_STR(value_of(sb, "await math_add({a: 2, b: 2}); return 1"), "1", "a call after the removal");
+    CHECK_STR(js_value(sb, "await math_add({a: 2, b: 2}); return 1"), "1", "a call after the removal");
     CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_OK, "a new log exists");
     CHECK_CONTAINS(log, "\"args\":{\"a\":2,\"b\":2}", "with the new call");
     CHECK_INT(strstr(log, "\"args\":{\"a\":1,\"b\":2}") == NULL, 1, "and not the old ones");
@@ -719,7 +704,7 @@ TEST(audit)
     capsa_options_init(&o);
     o.audit_flags = CAPSA_AUDIT_HASH_ARGS;
     sb = echo_sandbox(&o);
-    value_of(sb, "await echo({})");
+    js_value(sb, "await echo({})");
     capsa_fs_read(sb, "/log/actions.jsonl", &log, &len);
     CHECK_CONTAINS(log, "\"args_bytes\":2,\"args_sha256\":\"44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a\"",
                    "the SHA-256 of the arguments instead of them");
@@ -729,14 +714,14 @@ TEST(audit)
     capsa_options_init(&o);
     o.audit_flags = CAPSA_AUDIT_NO_FILE;
     sb = echo_sandbox(&o);
-    value_of(sb, "await echo({})");
+    js_value(sb, "await echo({})");
     CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_ENOENT, "no log file when off");
     capsa_sandbox_free(sb);
 
     capsa_options_init(&o);
     o.fs_max_bytes = 64 << 10;
     sb = echo_sandbox(&o);
-    CHECK_STR(value_of(sb, "const fs = require('fs'); let n = 0;"
+    CHECK_STR(js_value(sb, "const fs = require('fs'); let n = 0;"
                            "try { for (;;) { fs.writeFileSync('/tmp/f' + n, 'x'.repeat(1000)); n++ } } catch {}"
                            "try { await echo({a: 1}); return 'called' } catch (e) { return e.code }"),
               "\"audit_unavailable\"", "a full filesystem: the call is refused (fail closed)");
@@ -744,7 +729,7 @@ TEST(audit)
 
     /* Sandboxes without tools write nothing to /log. */
     sb = new_sandbox(NULL);
-    value_of(sb, "return 1");
+    js_value(sb, "return 1");
     CHECK_INT(capsa_fs_read(sb, "/log/actions.jsonl", &log, &len), CAPSA_ENOENT, "no tools, no log");
     capsa_sandbox_free(sb);
 }
@@ -787,7 +772,7 @@ TEST(denial_budget)
         "for (let i = 0; i < 1500; i++) {"
         "  try { await echo({pad}) } catch (e) { n[e.code] = (n[e.code] || 0) + 1 } }"
         "return [n.permission_denied | 0, n.resource_exhausted | 0, Object.keys(n).length]";
-    CHECK_STR(value_of(sb, code), "[1000,500,2]",
+    CHECK_STR(js_value(sb, code), "[1000,500,2]",
               "1000 denials, then every call of the run is refused at once");
     char what[160];
     snprintf(what, sizeof(what), "1500 denied calls of 64 KiB gave %zu bytes of audit in %zu lines",
@@ -809,7 +794,7 @@ TEST(denial_budget)
     CHECK(log && strstr(log, "\"tool_calls\":1500,\"tool_calls_unaudited\":500}"),
           "its end counts the calls refused without a line");
     capsa_free(log);
-    CHECK_STR(value_of(sb, "try { await echo({a: 1}) } catch (e) { return e.code }"),
+    CHECK_STR(js_value(sb, "try { await echo({a: 1}) } catch (e) { return e.code }"),
               "\"permission_denied\"", "the next run has its own budget");
     capsa_sandbox_free(sb);
 }
@@ -835,7 +820,7 @@ TEST(audit_callback_cap)
         "for (let i = 0; i < 40; i++) { try { await echo({pad}); n.ok = (n.ok | 0) + 1 }"
         "  catch (e) { n[e.code] = (n[e.code] | 0) + 1; n.message = e.message } }"
         "return n";
-    const char *v = value_of(sb, code);
+    const char *v = js_value(sb, code);
     int ok = -1, refused = -1;
     sscanf(v, "{\"ok\":%d,\"audit_unavailable\":%d,", &ok, &refused);
     char what[200];
@@ -857,7 +842,7 @@ TEST(audit_callback_cap)
 TEST(audit_unforgeable)
 {
     capsa_sandbox *sb = echo_sandbox(NULL);
-    CHECK_STR(value_of(sb, "await echo({a: 1}); const fs = require('fs'); const out = [];"
+    CHECK_STR(js_value(sb, "await echo({a: 1}); const fs = require('fs'); const out = [];"
                            "for (const f of [() => fs.appendFileSync('/log/actions.jsonl', '{\"event\":\"forged\",'),"
                            "  () => fs.appendFileSync('/log/actions.jsonl', '\\n{\"event\":\"forged\"}\\n'),"
                            "  () => fs.promises.appendFile('/log/actions.jsonl', 'x')]) {"
@@ -968,14 +953,14 @@ TEST(names_one_separator)
     CHECK_INT(capsa_policy_add(sb, "stripe/charges/*",
                                "[{\"param\":\"amount\",\"op\":\"<=\",\"value\":1000}]", 5),
               CAPSA_OK, "a pattern with '/'");
-    CHECK_STR(value_of(sb, "return tools.list().map(t => t.name)"),
+    CHECK_STR(js_value(sb, "return tools.list().map(t => t.name)"),
               "[\"stripe.charges.create\",\"github.search_issues\"]", "tools.list() gives canonical names");
-    CHECK_STR(value_of(sb, "return [tools.describe('stripe/charges/create').name, "
+    CHECK_STR(js_value(sb, "return [tools.describe('stripe/charges/create').name, "
                            "tools.describe('stripe.charges.create').types, "
                            "tools.describe('stripe_charges_create').flat]"),
               "[\"stripe.charges.create\",\"/tools/stripe.charges.create.d.ts\",\"stripe_charges_create\"]",
               "describe takes either separator or the flat name");
-    CHECK_STR(value_of(sb, "{ const r = []; for (const f of [() => tools.stripe.charges.create({amount: 1}),"
+    CHECK_STR(js_value(sb, "{ const r = []; for (const f of [() => tools.stripe.charges.create({amount: 1}),"
                            " () => stripe_charges_create({amount: 2}),"
                            " () => tools.call('stripe/charges/create', {amount: 3}),"
                            " () => tools.call('stripe.charges.create', {amount: 4}),"
@@ -988,12 +973,12 @@ TEST(names_one_separator)
     CHECK(strstr(audit_seen, "\"tool\":\"stripe/") == NULL, "no audit line names a tool with '/'");
 
     /* A name written with '/' cannot dodge a pattern or a constraint written with '.'. */
-    CHECK_STR(value_of(sb, "{ const r = []; for (const n of ['stripe/charges/create', 'stripe.charges.create',"
+    CHECK_STR(js_value(sb, "{ const r = []; for (const n of ['stripe/charges/create', 'stripe.charges.create',"
                            " 'stripe_charges_create']) { try { await tools.call(n, {amount: 5000}) }"
                            " catch (e) { r.push(e.code) } } return r }"),
               "[\"permission_denied\",\"permission_denied\",\"permission_denied\"]",
               "the constraint holds for every spelling of the name");
-    CHECK_CONTAINS(value_of(sb, "try { await tools.call('stripe/charges/create', {amount: 5000}) }"
+    CHECK_CONTAINS(js_value(sb, "try { await tools.call('stripe/charges/create', {amount: 5000}) }"
                                 " catch (e) { return e.message }"),
                    "'stripe.charges.create' matched 'stripe.charges.*' but failed: amount <= 1000 (got 5000)",
                    "the denial names the canonical tool and pattern");
@@ -1062,7 +1047,7 @@ TEST(arguments_schema)
               "a 2020-12 schema compiles");
     CHECK_INT(capsa_policy_add(sb, "db.*", "[{\"param\":\"n\",\"op\":\"<=\",\"value\":10}]", 100),
               CAPSA_OK, "a policy with a constraint");
-    CHECK_STR(value_of(sb, "return (await db_find({q: 'abc', n: 5, mode: 'fast', pair: ['a', 1],"
+    CHECK_STR(js_value(sb, "return (await db_find({q: 'abc', n: 5, mode: 'fast', pair: ['a', 1],"
                            " items: [{name: 'x'}], id: 3})) !== undefined"),
               "true", "valid arguments reach the tool");
     CHECK_INT(counted_calls, 1, "once");
@@ -1088,7 +1073,7 @@ TEST(arguments_schema)
         snprintf(code, sizeof(code),
                  "try { await db_find(%s); return 'called' } catch (e) { return [e.code, e.message] }",
                  bad[i].args);
-        const char *v = value_of(sb, code);
+        const char *v = js_value(sb, code);
         CHECK_CONTAINS(v, "[\"invalid_arguments\",\"the arguments of 'db.find' do not match its schema: ",
                        bad[i].args);
         CHECK_CONTAINS(v, bad[i].message, bad[i].args);
@@ -1102,15 +1087,15 @@ TEST(arguments_schema)
                                "\"outcome\":\"error\",\"error_code\":\"invalid_arguments\"",
                    "an invalid call is audited as denied, with the validator's reason");
     /* Valid for the schema, refused by the policy: both checks apply. */
-    CHECK_STR(value_of(sb, "try { await db_find({q: 'a', n: 50}) } catch (e) { return e.code }"),
+    CHECK_STR(js_value(sb, "try { await db_find({q: 'a', n: 50}) } catch (e) { return e.code }"),
               "\"permission_denied\"", "schema-valid but policy-denied");
     CHECK_INT(counted_calls, 1, "not called either");
     /* JSON text through tools.call is checked the same way. */
-    CHECK_CONTAINS(value_of(sb, "try { await tools.call('db/find', '{\"q\":\"a\",\"n\":\"5\"}') }"
+    CHECK_CONTAINS(js_value(sb, "try { await tools.call('db/find', '{\"q\":\"a\",\"n\":\"5\"}') }"
                                 " catch (e) { return e.message }"),
                    "/n: expected integer, got string", "JSON text, by the '/' name");
     /* Values past the validator's bounds are refused, never half-checked. */
-    CHECK_CONTAINS(value_of(sb, "{ let v = 'x'; for (let i = 0; i < 300; i++) v = [v];"
+    CHECK_CONTAINS(js_value(sb, "{ let v = 'x'; for (let i = 0; i < 300; i++) v = [v];"
                                 "try { await db_find({q: 'a', deep: v}) } catch (e) { return [e.code, e.message] } }"),
                    "/: property 'deep' is not allowed", "a deep value where none is allowed");
     CHECK_INT(add_tool(sb, "any.thing", "{\"type\":\"object\",\"$defs\":{\"n\":{\"items\":"
@@ -1118,7 +1103,7 @@ TEST(arguments_schema)
                                         "{\"$ref\":\"#/$defs/n\"}}}", tool_counted, NULL, 0, 0),
               CAPSA_OK, "a recursive schema that follows arrays all the way down");
     capsa_policy_add(sb, "any.*", NULL, 0);
-    CHECK_CONTAINS(value_of(sb, "{ let v = 1; for (let i = 0; i < 300; i++) v = [v];"
+    CHECK_CONTAINS(js_value(sb, "{ let v = 1; for (let i = 0; i < 300; i++) v = [v];"
                                 "try { await any_thing({v}); return 'called' } catch (e) { return [e.code, e.message] } }"),
                    "the schema goes deeper than 256 levels here", "refused by the validator's depth bound");
     CHECK_INT(counted_calls, 1, "without calling the tool");
@@ -1130,7 +1115,7 @@ TEST(arguments_schema)
                        tool_counted, NULL, 0, 0),
               CAPSA_OK, "a draft-07 schema");
     capsa_policy_add(sb, "old.*", NULL, 0);
-    CHECK_CONTAINS(value_of(sb, "try { await old_tool({t: ['a', 'b']}) } catch (e) { return e.message }"),
+    CHECK_CONTAINS(js_value(sb, "try { await old_tool({t: ['a', 'b']}) } catch (e) { return e.message }"),
                    "/t", "draft-07's tuple items are asserted");
     capsa_sandbox_free(sb);
 }
@@ -1159,7 +1144,7 @@ TEST(schema_refused_at_add)
         CHECK_INT(add_tool(sb, "b.t", bad[i].schema, tool_echo, NULL, 0, 0), CAPSA_EINVAL, bad[i].schema);
         CHECK_CONTAINS(capsa_errmsg(sb), bad[i].message, bad[i].schema);
     }
-    CHECK_STR(value_of(sb, "return tools.list().length"), "0", "no refused tool was registered");
+    CHECK_STR(js_value(sb, "return tools.list().length"), "0", "no refused tool was registered");
     capsa_sandbox_free(sb);
 }
 

@@ -415,6 +415,27 @@ TEST(fd_table)
         Z_wasi_snapshot_preview1Z_fd_close(&w, i);
 }
 
+/* What a checkpoint asks of the fd table (capsa__wasi_changed_fd): nothing open
+ * beyond stdio and the preopens, nothing of theirs changed. */
+TEST(changed_fds_for_checkpoints)
+{
+    uint32_t in_use = 99, fd;
+    CHECK_INT(capsa__wasi_changed_fd(&w, 2, &in_use), UINT32_MAX, "a table as init made it");
+    CHECK_INT(in_use, 0, "nothing else open");
+    CHECK_INT(capsa__wasi_changed_fd(&w, 3, &in_use), 5, "a preopen missing");
+    CHECK_INT(open_at(FD_WS, "f", 0, RIGHT_FD_READ, &fd), 0, "opening f");
+    CHECK_INT(capsa__wasi_changed_fd(&w, 2, &in_use), fd, "an open file is named");
+    CHECK_INT(in_use, 1, "and counted");
+    CHECK_INT(Z_wasi_snapshot_preview1Z_fd_close(&w, fd), 0, "closing it");
+    CHECK_INT(capsa__wasi_changed_fd(&w, 2, &in_use), UINT32_MAX, "pristine again");
+    CHECK_INT(Z_wasi_snapshot_preview1Z_fd_fdstat_set_flags(&w, 1, 1), 0, "stdout in append mode");
+    CHECK_INT(capsa__wasi_changed_fd(&w, 2, &in_use), 1, "a standard fd changed");
+    CHECK_INT(Z_wasi_snapshot_preview1Z_fd_fdstat_set_flags(&w, 1, 0), 0, "back");
+    CHECK_INT(Z_wasi_snapshot_preview1Z_fd_fdstat_set_rights(&w, FD_WS, 0, 0), 0,
+              "a preopen's rights dropped");
+    CHECK_INT(capsa__wasi_changed_fd(&w, 2, &in_use), FD_WS, "a preopen changed");
+}
+
 static void call_exit(void *p)
 {
     Z_wasi_snapshot_preview1Z_proc_exit(p, 42);
@@ -445,6 +466,7 @@ int main(void)
     RUN(dotdot_escapes);
     RUN(fd_table);
     RUN(proc_exit_unwinds);
+    RUN(changed_fds_for_checkpoints);
     capsa__wasi_finish(&w);
     capsa__wasi_finish(&w); /* twice is safe */
     uint64_t bytes, entries;
