@@ -94,6 +94,8 @@ while [ "$round" -le "$ROUNDS" ]; do
     done
     echo "bench: round $round: tool calls" >&2
     run capsa "$BIN/capsa_bench" tools "$REPS"
+    echo "bench: round $round: checkpoints" >&2
+    run capsa "$BIN/capsa_bench" checkpoint "$REPS"
     echo "bench: round $round: sandbox latency" >&2
     run native "$BIN/native_qjs" latency "$CYCLES" "$RUNTIME_JS"
     run capsa "$BIN/capsa_bench" latency "$CYCLES"
@@ -144,11 +146,11 @@ function row(name, value, unit, ref, spread, target, note,    ratio, kind, limit
     }
     if (note != "")
         verdict = verdict (verdict != "" ? "; " : "") note
-    # Counts print whole.
+    # Counts print whole; a row without a reference shows none, nor a ratio.
     shown_value = unit == "n" ? sprintf("%d", value) : fmt(value)
-    shown_ref = unit == "n" ? sprintf("%d", ref) : fmt(ref)
-    printf "%-40s %9s %-3s %11s %7.2fx %7s  %-11s %s\n", name, shown_value, unit, shown_ref, ratio,
-        spread, shown, verdict
+    shown_ref = ref <= 0 ? "-" : unit == "n" ? sprintf("%d", ref) : fmt(ref)
+    printf "%-40s %9s %-3s %11s %8s %7s  %-11s %s\n", name, shown_value, unit, shown_ref,
+        (ref > 0 ? sprintf("%.2fx", ratio) : "-"), spread, shown, verdict
     njson++
     rows[njson] = sprintf("  {\"name\": \"%s\", \"value\": %.3f, \"unit\": \"%s\", \"reference\": %.3f, \"ratio\": %.4f}",
         name, value, unit, ref, ratio)
@@ -258,6 +260,19 @@ END {
         row("tools.concurrent_10x100ms", med["capsa", "tools.concurrent10"], "ms", 100, "-", "value<=150",
             "reference: one call")
     }
+    # Checkpoints of a session with 1 MiB of JS data and 1 MiB of files; a new sandbox
+    # from a checkpoint against one from the image, measured alternately.
+    if (("capsa", "checkpoint.save") in med) {
+        row("checkpoint.save", med["capsa", "checkpoint.save"], "ms", 0,
+            spread("capsa", "checkpoint.save"), "value<=2", "")
+        row("checkpoint.restore", med["capsa", "checkpoint.restore"], "ms", 0,
+            spread("capsa", "checkpoint.restore"), "value<=2", "")
+        row("checkpoint.blob", med["capsa", "checkpoint.blob"], "KiB", 2048, "-", "",
+            "reference: the session'\''s 1 MiB of JSON and 1 MiB of files")
+        row("checkpoint.new_from_checkpoint", med["capsa", "checkpoint.new_from_checkpoint"], "us",
+            med["capsa", "checkpoint.new_from_image"], spread2("capsa", "capsa", "checkpoint.new_from_checkpoint"),
+            "", "reference: a new sandbox from the image, same run")
+    }
     # Memory: per live sandbox against per native runtime with a context.
     split("idle_private idle_rss run_private run_rss", mem, " ")
     for (i = 1; i <= 4; i++) {
@@ -302,6 +317,12 @@ END {
     print "  median_full_init: against native QuickJS doing the console part of the guest'\''s"
     print "  setup from scratch (runtime.js, async body, JSON result); the guest'\''s image also"
     print "  holds the built-ins, web APIs and Intl, which a native setup would add to its cost."
+    print "checkpoint: capsa_checkpoint and capsa_sandbox_restore (without the free) of a session"
+    print "  holding 11,230 JS records (1 MiB as JSON, 4.3 MB of guest heap) and 16 files of"
+    print "  64 KiB: 5.3 MB of contents, through zstd (level -1) each way, which takes most of"
+    print "  both times; blob: its checkpoint'\''s size; new_from_checkpoint: capsa_sandbox_restore of a"
+    print "  sandbox that ran return 1+1, then return 1+1 and free, against capsa_sandbox_new + the"
+    print "  same (no pool for either), alternately in one process."
     printf "memory: %d sandboxes alive at once, per sandbox: the process'\''s private dirty memory\n", sandboxes
     print "  and RSS (smaps_rollup) before any run (idle) and after return 1+1 in each (run),"
     print "  against as many native runtimes with a context, idle and after 1+1. Image pages"

@@ -10,6 +10,11 @@
  *                                             trip (and an await of an async JS function in
  *                                             the same sandbox), and 10 concurrent 100 ms
  *                                             tools (wall time)
+ *   capsa_bench checkpoint REPS               capsa_checkpoint and capsa_sandbox_restore of
+ *                                             a session holding 1 MiB of live JS data and
+ *                                             1 MiB of files, the blob's size, and a new
+ *                                             sandbox + return 1+1 + free made from a
+ *                                             checkpoint beside one made from the image
  *
  * Prints one line per figure: "name unit median min max p99 check" (see bench.sh). */
 #include <stdio.h>
@@ -76,14 +81,17 @@ static int compute(int reps, int warmup, int nscripts, char **scripts)
     return 0;
 }
 
-/* One cycle as an agent would pay it per task: a new sandbox, a trivial run, free. */
-static int cycle(void)
+/* One cycle as an agent would pay it per task: a new sandbox (from the checkpoint
+ * blob[0..len), or with blob NULL from the image), a trivial run, free. */
+static int cycle(const char *blob, size_t len)
 {
     static const char code[] = "return 1+1";
     capsa_sandbox *sb;
-    int rc = capsa_sandbox_new(engine, NULL, &sb);
+    char msg[256] = "";
+    int rc = blob ? capsa_sandbox_restore(engine, blob, len, NULL, &sb, msg, sizeof(msg))
+                  : capsa_sandbox_new(engine, NULL, &sb);
     if (rc != CAPSA_OK) {
-        fprintf(stderr, "capsa_bench: capsa_sandbox_new: %s\n", capsa_errstr(rc));
+        fprintf(stderr, "capsa_bench: a new sandbox: %s %s\n", capsa_errname(rc), msg);
         return -1;
     }
     const capsa_result *r;
@@ -103,7 +111,7 @@ static int latency(int n, const char *name)
         return 1;
     for (int i = -warmup; i < n; i++) {
         double t0 = bench_now_us();
-        int rc = cycle();
+        int rc = cycle(NULL, 0);
         double dt = bench_now_us() - t0;
         if (rc != 0)
             return 1;
@@ -285,6 +293,136 @@ static int tools_bench(int reps)
     return t ? 0 : 1;
 }
 
+/* ---- checkpoints ---------------------------------------------------------------- */
+
+/* The session of the checkpoint figures: 1 MiB of live JS data (11,230 records,
+ * whose JSON is 1 MiB: the check) and 1 MiB of files (16 text files of 64 KiB,
+ * written by the host). Built without garbage of its own, so that the memory a
+ * checkpoint keeps is the data's. */
+static const char session_code[] =
+    "globalThis.rows = []; for (let i = 0; i < 11230; i++)"
+    "  rows.push({id: i, name: 'user' + i, email: 'user' + i + '@example.com',"
+    "             score: i * 1.5, tags: ['a', 'b' + (i % 7)]});"
+    "return rows.length";
+static const char session_check[] = "return JSON.stringify(rows).length";
+
+static int session_files(capsa_sandbox *sb)
+{
+    enum { FILE_BYTES = 65536 };
+    static char text[FILE_BYTES + 64];
+    for (int f = 0; f < 16; f++) {
+        size_t n = 0;
+        for (int line = 0; n < FILE_BYTES; line++)
+            n += (size_t)snprintf(text + n, sizeof(text) - n, "file %d line %d: value %d\n", f,
+                                  line, line * 7919 % 10007);
+        char path[64];
+        snprintf(path, sizeof(path), "/workspace/data/part%02d.txt", f);
+        if (capsa_fs_write(sb, path, text, FILE_BYTES) != CAPSA_OK) {
+            fprintf(stderr, "capsa_bench: %s\n", capsa_errmsg(sb));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void print_series(const char *name, const char *unit, double *t, int n, const char *check)
+{
+    bench_sort(t, (size_t)n);
+    printf("%s %s %.3f %.3f %.3f %.3f %s\n", name, unit, bench_median(t, (size_t)n), t[0],
+           t[n - 1], bench_percentile(t, (size_t)n, 99), check);
+}
+
+static int checkpoint_bench(int reps)
+{
+    capsa_sandbox *sb;
+    int rc = capsa_sandbox_new(engine, NULL, &sb);
+    if (rc != CAPSA_OK)
+        return 1;
+    const capsa_result *r;
+    rc = capsa_run(sb, session_code, sizeof(session_code) - 1, "session", &r);
+    if (rc != CAPSA_OK || session_files(sb) != 0) {
+        report_failure(sb, "the session", rc, r);
+        return 1;
+    }
+    char check[64];
+    int n = reps * 5; /* each sample is short: more of them */
+    double *save = malloc(sizeof(double) * (size_t)n), *load = malloc(sizeof(double) * (size_t)n);
+    char *blob = NULL;
+    size_t len = 0;
+    for (int i = -2; save && load && i < n; i++) {
+        capsa_free(blob);
+        double t0 = bench_now_us();
+        rc = capsa_checkpoint(sb, &blob, &len);
+        double t1 = bench_now_us();
+        capsa_sandbox *back = NULL;
+        char msg[256] = "";
+        int rr = rc == CAPSA_OK ? capsa_sandbox_restore(engine, blob, len, NULL, &back, msg, sizeof(msg))
+                                : rc;
+        double t2 = bench_now_us();
+        if (rc != CAPSA_OK || rr != CAPSA_OK) {
+            fprintf(stderr, "capsa_bench: checkpoint %s, restore %s: %s %s\n", capsa_errname(rc),
+                    capsa_errname(rr), capsa_errmsg(sb), msg);
+            return 1;
+        }
+        capsa_sandbox_free(back);
+        if (i >= 0) {
+            save[i] = (t1 - t0) / 1e3;
+            load[i] = (t2 - t1) / 1e3;
+        }
+    }
+    if (!save || !load)
+        return 1;
+    rc = capsa_run(sb, session_check, sizeof(session_check) - 1, "check", &r);
+    if (rc != CAPSA_OK) {
+        report_failure(sb, "the session's check", rc, r);
+        return 1;
+    }
+    snprintf(check, sizeof(check), "json=%s", capsa_result_value(r));
+    print_series("checkpoint.save", "ms", save, n, check);
+    print_series("checkpoint.restore", "ms", load, n, check);
+    printf("checkpoint.blob KiB %.1f %.1f %.1f %.1f %s\n", len / 1024.0, len / 1024.0,
+           len / 1024.0, len / 1024.0, check);
+    capsa_free(blob);
+    capsa_sandbox_free(sb);
+
+    /* A new sandbox from a checkpoint (of one that ran return 1+1) beside one from
+       the image, alternating, in this process. */
+    rc = capsa_sandbox_new(engine, NULL, &sb);
+    if (rc != CAPSA_OK || capsa_run(sb, "return 1+1", 10, NULL, &r) != CAPSA_OK ||
+        capsa_checkpoint(sb, &blob, &len) != CAPSA_OK)
+        return 1;
+    capsa_sandbox_free(sb);
+    int cycles = reps * 50;
+    double *from_ckpt = malloc(sizeof(double) * (size_t)cycles);
+    double *from_image = malloc(sizeof(double) * (size_t)cycles);
+    for (int i = -5; from_ckpt && from_image && i < cycles; i++) {
+        double t0 = bench_now_us();
+        if (cycle(blob, len) != 0)
+            return 1;
+        double t1 = bench_now_us();
+        if (cycle(NULL, 0) != 0)
+            return 1;
+        double t2 = bench_now_us();
+        if (i >= 0) {
+            from_ckpt[i] = t1 - t0;
+            from_image[i] = t2 - t1;
+        }
+    }
+    if (!from_ckpt || !from_image)
+        return 1;
+    /* No check column: cycle checked each result, and the blob's size varies by a
+       few bytes from one process to the next (its Math.random seed, its times). */
+    print_series("checkpoint.new_from_checkpoint", "us", from_ckpt, cycles, "-");
+    print_series("checkpoint.new_from_image", "us", from_image, cycles, "-");
+    fflush(stdout);
+    capsa_free(blob);
+    free(save);
+    free(load);
+    free(from_ckpt);
+    free(from_image);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (capsa_version_number() != CAPSA_VERSION_NUMBER) {
@@ -311,11 +449,14 @@ int main(int argc, char **argv)
         rc = memory(bench_count(argv[2], 1000));
     else if (argc >= 3 && strcmp(argv[1], "tools") == 0)
         rc = tools_bench(bench_count(argv[2], 7));
+    else if (argc >= 3 && strcmp(argv[1], "checkpoint") == 0)
+        rc = checkpoint_bench(bench_count(argv[2], 7));
     else {
         fprintf(stderr, "usage: capsa_bench compute REPS WARMUP SCRIPT...\n"
                         "       capsa_bench latency N [pooled]\n"
                         "       capsa_bench memory N\n"
-                        "       capsa_bench tools REPS\n");
+                        "       capsa_bench tools REPS\n"
+                        "       capsa_bench checkpoint REPS\n");
         rc = 2;
     }
     capsa_engine_free(engine);

@@ -101,7 +101,9 @@ static const char usage_text[] =
     "                  --mount gives its mounts their host directories again),\n"
     "                  else a new session; saved after the run, atomically (a\n"
     "                  temporary file, fsync, rename). A FILE that is not a\n"
-    "                  checkpoint of this build is an input error (status 2)\n"
+    "                  checkpoint of this build, or whose directory is missing\n"
+    "                  or not writable, is an input error (status 2) found\n"
+    "                  before anything runs\n"
     "  -h, --help      show this help\n"
     "  --version       print the version\n"
     "\n"
@@ -303,6 +305,36 @@ static int session_read(const char *path, char **data, size_t *len)
     return 0;
 }
 
+/* The directory of path into dir (".": path has no slash). */
+static void session_dir(const char *path, char *dir, size_t size)
+{
+    snprintf(dir, size, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, size, ".");
+    else
+        slash[slash == dir ? 1 : 0] = '\0';
+}
+
+/* Whether a session could be saved at path (its directory exists and this
+ * process may make files in it): checked before the run, so that a session that
+ * cannot be kept does not run at all. Returns 0, or -1 after saying why not. */
+static int session_writable(const char *path)
+{
+    char dir[4096];
+    const char *why = NULL;
+    if (strlen(path) + sizeof(".XXXXXX") > sizeof(dir)) { /* session_write's new file */
+        why = "the path is too long";
+    } else {
+        session_dir(path, dir, sizeof(dir));
+        if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0)
+            why = strerror(errno);
+    }
+    if (why)
+        fprintf(stderr, "capsa: --session: cannot save '%s': %s\n", path, why);
+    return why ? -1 : 0;
+}
+
 /* Saves sb's checkpoint at path atomically: written to a new file beside it
  * (mode 0600: a session holds the script's data), synced, renamed over path, and
  * the directory synced, so that path holds the old session or the new one, never
@@ -339,11 +371,8 @@ static int session_write(capsa_sandbox *sb, const char *path)
         fprintf(stderr, "capsa: --session: cannot save '%s': %s\n", path, why);
         return -1;
     }
-    snprintf(dir, sizeof(dir), "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        slash[slash == dir ? 1 : 0] = '\0';
-    int dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    session_dir(path, dir, sizeof(dir));
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         fsync(dfd);
         close(dfd);
@@ -633,7 +662,8 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
     }
     if (cli_tools_load(o->tool_files, o->n_tool_files, o->policy_file, o->allows, o->n_allows,
                        opts.tool_max_result ? opts.tool_max_result : 16u << 20, &tools) != 0 ||
-        (o->session && session_read(o->session, &session, &session_len) != 0)) {
+        (o->session && (session_read(o->session, &session, &session_len) != 0 ||
+                        session_writable(o->session) != 0))) {
         status = EXIT_USAGE;
         goto out;
     }

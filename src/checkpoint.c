@@ -46,11 +46,11 @@
 #define MAGIC "CAPSACKP"
 #define FORMAT_VERSION 1u
 #define HEADER_SIZE 96u
-/* zstd's level: one of its fast (negative) levels. A checkpoint is on the path
-   of every request of a server. On a session of 3 MB of contents (1 MiB of
-   files, 1.5 MB of JS heap), level 1 made the blob a quarter smaller but took a
-   third longer to compress and 70% longer to decompress. */
-#define ZSTD_LEVEL (-3)
+/* zstd's level: one of its fast ones. On the session of make bench (5.3 MB of
+   contents: 1 MiB of files, 4.3 MB of guest memory for 1 MiB of JS data), level
+   -1 took 6.2 ms to checkpoint and 3.5 ms to restore for a blob of 787 KiB; -15,
+   4.7 and 2.9 ms for 2,324 KiB; 1 compressed little better and slower. */
+#define ZSTD_LEVEL (-1)
 
 /* A contents buffer larger than this is not kept for the next checkpoint. */
 #define SCRATCH_KEEP (64u << 20)
@@ -430,14 +430,17 @@ static int open_blob(capsa_engine *e, const uint8_t *data, size_t len, uint64_t 
                      capsa__ckpt_scratch *s, char *msg, size_t msgsize)
 {
     if (len < 8 || memcmp(data, MAGIC, 8) != 0)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "not a capsa checkpoint (no CAPSACKP header)");
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "not a capsa checkpoint (no CAPSACKP header)");
     if (len < HEADER_SIZE)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint is truncated (%zu bytes: its "
-                    "header alone is %u)", len, HEADER_SIZE);
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "the checkpoint is truncated (%zu bytes: its header alone is %u)",
+                           len, HEADER_SIZE);
     uint32_t version = (uint32_t)capsa__load_le64(data + 8) & UINT32_MAX;
     if (version != FORMAT_VERSION)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint has format version %u; this "
-                    "capsa (%s) reads version %u", version, CAPSA_VERSION_STRING, FORMAT_VERSION);
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "the checkpoint has format version %u; this capsa (%s) reads version %u",
+                           version, CAPSA_VERSION_STRING, FORMAT_VERSION);
     if (capsa__load_le64(data + 8) >> 32 || capsa__load_le64(data + 88))
         return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint's header has unknown flags");
     uint8_t want[HEADER_SIZE];
@@ -446,24 +449,27 @@ static int open_blob(capsa_engine *e, const uint8_t *data, size_t len, uint64_t 
     if (memcmp(data + 16, want + 16, 32) != 0) {
         hex8(data + 16, a);
         hex8(want + 16, b);
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint was made by another build of "
-                    "capsa's guest (build %s..., this one is %s...): restore it with that build",
-                    a, b);
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "the checkpoint was made by another build of capsa's guest (build "
+                           "%s..., this one is %s...): restore it with that build", a, b);
     }
     if (memcmp(data + 48, want + 48, 32) != 0) {
         hex8(data + 48, a);
         hex8(want + 48, b);
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint was taken over another guest "
-                    "image (%s..., this engine's is %s...) of the same build: the image is not "
-                    "the same in every process", a, b);
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "the checkpoint was taken over another guest image (%s..., this "
+                           "engine's is %s...) of the same build: the image is not the same in "
+                           "every process", a, b);
     }
     uint64_t n = capsa__load_le64(data + 80);
     if (n > max)
-        return capsa__msgf(msg, msgsize, CAPSA_ETOOBIG, "the checkpoint's contents are %llu bytes, over "
-                    "the limit of %llu", (unsigned long long)n, (unsigned long long)max);
+        return capsa__msgf(msg, msgsize, CAPSA_ETOOBIG,
+                           "the checkpoint's contents are %llu bytes, over the limit of %llu",
+                           (unsigned long long)n, (unsigned long long)max);
     if (n < HEADER_SIZE || n > SIZE_MAX)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint's header is corrupt (contents of "
-                    "%llu bytes)", (unsigned long long)n);
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "the checkpoint's header is corrupt (contents of %llu bytes)",
+                           (unsigned long long)n);
     const uint8_t *body = data + HEADER_SIZE;
     size_t body_len = len - HEADER_SIZE;
     /* One frame, with a checksum (bit 2 of its header's descriptor, RFC 8878),
@@ -471,22 +477,24 @@ static int open_blob(capsa_engine *e, const uint8_t *data, size_t len, uint64_t 
     unsigned long long size = ZSTD_getFrameContentSize(body, body_len);
     if (body_len < 5 || !(body[4] & 4) || size != n ||
         ZSTD_findFrameCompressedSize(body, body_len) != body_len)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint is corrupt or truncated (its "
-                    "compressed contents are not one whole zstd frame of the size its header "
-                    "says)");
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "the checkpoint is corrupt or truncated (its compressed contents are "
+                           "not one whole zstd frame of the size its header says)");
     if (!s->dc)
         s->dc = ZSTD_createDCtx();
     if (!s->dc || capsa__buf_reserve(&s->contents, &e->alloc, (size_t)n) != 0)
-        return capsa__msgf(msg, msgsize, CAPSA_ENOMEM, "out of memory for the checkpoint's %llu bytes",
-                    (unsigned long long)n);
+        return capsa__msgf(msg, msgsize, CAPSA_ENOMEM,
+                           "out of memory for the checkpoint's %llu bytes", (unsigned long long)n);
     uint8_t *out = (uint8_t *)s->contents.data;
     size_t got = ZSTD_decompressDCtx(s->dc, out, (size_t)n, body, body_len);
     if (ZSTD_isError(got) || got != n)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint is corrupt: %s",
-                    ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short contents");
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "the checkpoint is corrupt: %s",
+                           ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short contents");
     if (memcmp(out, data, HEADER_SIZE) != 0)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint is corrupt: its header is not "
-                    "the one its contents repeat");
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "the checkpoint is corrupt: its header is not the one its contents "
+                           "repeat");
     s->contents.len = (size_t)n;
     return CAPSA_OK;
 }
@@ -499,8 +507,9 @@ static int section(capsa__rd *r, uint32_t tag, capsa__rd *sec, char *msg, size_t
     const uint8_t *p = !r->failed && t == tag && n <= r->left ? capsa__rd_bytes(r, (size_t)n)
                                                              : NULL;
     if (!p)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint is malformed: its %s section is "
-                    "missing or truncated", section_names[tag]);
+        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
+                           "the checkpoint is malformed: its %s section is missing or truncated",
+                           section_names[tag]);
     *sec = (capsa__rd){ p, (size_t)n, 0 };
     return CAPSA_OK;
 }
@@ -707,7 +716,7 @@ static int restore_sections(capsa_engine *e, const capsa_restore_options *ro, ca
 #undef GET_OPTION
     if (sec.failed || sec.left || wide)
         return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint is malformed: its options "
-                    "section is %s", wide ? "out of range" : "truncated or too long");
+                           "section is %s", wide ? "out of range" : "truncated or too long");
     o.on_output = ro->on_output;
     o.on_output_ud = ro->on_output_ud;
     o.on_audit = ro->on_audit;
@@ -715,8 +724,8 @@ static int restore_sections(capsa_engine *e, const capsa_restore_options *ro, ca
     capsa_sandbox *sb;
     rc = capsa_sandbox_new(e, &o, &sb);
     if (rc == CAPSA_EINVAL)
-        return capsa__msgf(msg, msgsize, rc, "the checkpoint's options are not valid (a limit out of "
-                    "range)");
+        return capsa__msgf(msg, msgsize, rc,
+                           "the checkpoint's options are not valid (a limit out of range)");
     if (rc != CAPSA_OK)
         return capsa__msgf(msg, msgsize, rc, "cannot make the sandbox: %s", capsa_errstr(rc));
     static int (*const loaders[])(capsa_sandbox *, capsa__rd *) = {
@@ -768,18 +777,21 @@ CAPSA_API int capsa_sandbox_restore(capsa_engine *engine, const void *data, size
         *out = NULL;
     if (!engine || !out || (!data && len))
         return capsa__msgf(errmsg, errmsg_size, CAPSA_EINVAL, "capsa_sandbox_restore: %s",
-                    !engine ? "no engine" : !out ? "no place for the sandbox" : "data is NULL");
+                           !engine ? "no engine"
+                           : !out  ? "no place for the sandbox"
+                                   : "data is NULL");
     capsa_restore_options ro;
     capsa_restore_options_init(&ro);
     if (opts && capsa__struct_in(&ro, sizeof(ro), opts) != 0)
-        return capsa__msgf(errmsg, errmsg_size, CAPSA_EINVAL, "capsa_sandbox_restore: options of an "
-                    "unknown size");
+        return capsa__msgf(errmsg, errmsg_size, CAPSA_EINVAL,
+                           "capsa_sandbox_restore: options of an unknown size");
     if (ro.n_tools && !ro.tools)
-        return capsa__msgf(errmsg, errmsg_size, CAPSA_EINVAL, "capsa_sandbox_restore: n_tools is %zu "
-                    "and tools is NULL", ro.n_tools);
+        return capsa__msgf(errmsg, errmsg_size, CAPSA_EINVAL,
+                           "capsa_sandbox_restore: n_tools is %zu and tools is NULL", ro.n_tools);
     capsa__ckpt_scratch *s = scratch_take(engine);
     if (!s)
-        return capsa__msgf(errmsg, errmsg_size, CAPSA_ENOMEM, "out of memory restoring a checkpoint");
+        return capsa__msgf(errmsg, errmsg_size, CAPSA_ENOMEM,
+                           "out of memory restoring a checkpoint");
     int rc = open_blob(engine, data ? data : "", len,
                        ro.max_bytes ? ro.max_bytes : CAPSA_CHECKPOINT_MAX, s, errmsg, errmsg_size);
     if (rc == CAPSA_OK) {

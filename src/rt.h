@@ -157,8 +157,9 @@ int capsa__rt_memory_diff(const wasm_rt_memory_t *m, const capsa__rt_track *trac
                           int (*fn)(void *ud, uint64_t off, const uint8_t *bytes), void *ud);
 
 /* Grows m (made from an image and holding its contents) to pages wasm pages, for
- * capsa__rt_memory_write. Returns 0, or -1 when pages is below its size or over
- * its maximum (or the pages cannot be mapped). */
+ * capsa__rt_memory_write, with the new pages made at once (they are about to be
+ * written). Returns 0, or -1 when pages is below its size or over its maximum (or
+ * the pages cannot be mapped). */
 int capsa__rt_memory_grow_to(wasm_rt_memory_t *m, uint32_t pages);
 
 /* Writes bytes[0..len) at off of m from the host (len and off within m's size:
