@@ -16,7 +16,8 @@
 # runs for more than a minute is stopped and fails.
 #
 # Before comparing, both outputs are normalised:
-#   - this directory's absolute path is written @DIR@, the temporary directory @TMP@;
+#   - this directory's absolute path is written @DIR@, the temporary directory @TMP@,
+#     the version capsa --version prints @VERSION@;
 #   - in --json stats, "wall_ms":<number> is written "wall_ms":N and
 #     "memory_bytes":<number> "memory_bytes":N, and "fuel_used" likewise (the first is a
 #     time, the others change with any change of the guest; the other stats are exact).
@@ -73,9 +74,10 @@ sed_escape() {
 }
 here_re=$(sed_escape "$here")
 gen_re=$(sed_escape "$gen")
+version_re=$(sed_escape "$("$capsa" --version | sed 's/^capsa //')")
 
 normalise() {
-    sed -e "s|$gen_re|@TMP@|g" -e "s|$here_re|@DIR@|g" \
+    sed -e "s|$gen_re|@TMP@|g" -e "s|$here_re|@DIR@|g" -e "s|$version_re|@VERSION@|g" \
         -e 's/"wall_ms":[0-9.eE+-]*/"wall_ms":N/g' \
         -e 's/"memory_bytes":[0-9]*/"memory_bytes":N/g' \
         -e 's/"fuel_used":[0-9]*/"fuel_used":N/g' "$1"
