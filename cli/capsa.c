@@ -84,6 +84,15 @@ static const char usage_text[] =
     "                  \"max_calls\": 3}]}\n"
     "  --allow PATTERN allow the tools matching PATTERN, without constraints\n"
     "                  (\"math.add\", \"github/*\", \"**\"); repeatable\n"
+    "  --mcp-config FILE  upstream MCP servers whose tools the script may call,\n"
+    "                  in the mcpServers format of MCP clients: {\"mcpServers\":\n"
+    "                  {\"S\": {\"command\": \"prog\", \"args\": [...], \"env\": {...}}}}\n"
+    "                  for stdio servers, {\"url\": \"http://...\", \"headers\": {...}}\n"
+    "                  for Streamable HTTP ones. Tool T of server S is the tool\n"
+    "                  S.T (tools.S.T({...}) in JS), checked by the policy like\n"
+    "                  any other; servers start at once, one that fails is\n"
+    "                  reported and its tools are absent; repeatable\n"
+    "  --mcp-log FILE  append the MCP servers' stderr and log messages to FILE\n"
     "  --audit FILE    append the audit trail (one JSON line per tool call and\n"
     "                  run event, also in /log/actions.jsonl) to FILE; - : stderr.\n"
     "                  At most 64 MiB per command: past it, tool calls are\n"
@@ -191,6 +200,9 @@ typedef struct run_opts {
     const char *allows[MAX_ALLOWS];
     int n_allows;
     const char *audit_file;
+    const char *mcp_files[MAX_TOOL_FILES]; /* --mcp-config */
+    int n_mcp_files;
+    const char *mcp_log;  /* --mcp-log */
     int shell;            /* capsa shell: code_arg is -c's command line */
 } run_opts;
 
@@ -278,7 +290,9 @@ static int shell_status(capsa_sandbox *sb, int rc, const capsa_result *r)
 /* capsa shell with no command line: reads command lines from stdin, one per
  * line, and runs each; stops at end of input or after `exit`. A prompt goes to
  * stderr when stdin is a terminal. */
-static int shell_repl(capsa_sandbox *sb)
+/* The interactive shell; before each line, the tools that upstream MCP servers
+ * added since are registered. */
+static int shell_repl(capsa_sandbox *sb, const cli_tools *tools, uint64_t *mcp_generation)
 {
     int tty = isatty(0), status = 0;
     char *line = NULL;
@@ -298,6 +312,7 @@ static int shell_repl(capsa_sandbox *sb)
             continue;
         }
         const capsa_result *r = NULL;
+        cli_tools_refresh(tools, sb, mcp_generation);
         int rc = capsa_shell(sb, line, NULL, 0, &r);
         status = shell_status(sb, rc, r);
         fflush(stdout);
@@ -381,6 +396,15 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
                 o->disk_mib = n;
             else
                 o->max_files = n;
+        } else if (strcmp(a, "--mcp-config") == 0 || strcmp(a, "--mcp-log") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0])
+                return usage_error("%s needs a file", a);
+            if (strcmp(a, "--mcp-log") == 0)
+                o->mcp_log = argv[++i];
+            else if (o->n_mcp_files >= MAX_TOOL_FILES)
+                return usage_error("at most 16 of %s", a);
+            else
+                o->mcp_files[o->n_mcp_files++] = argv[++i];
         } else if (strcmp(a, "--tools") == 0 || strcmp(a, "--policy") == 0 ||
                    strcmp(a, "--allow") == 0 || strcmp(a, "--audit") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0])
@@ -456,6 +480,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
     capsa_engine *engine = NULL;
     capsa_sandbox *sb = NULL;
     cli_tools *tools = NULL;
+    uint64_t mcp_generation = 0;
     int status = EXIT_THREW;
     int rc = capsa_engine_new(NULL, &engine);
     if (rc != CAPSA_OK) {
@@ -495,14 +520,15 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
     if (seed_files(sb, o) != 0 ||
         cli_tools_load(o->tool_files, o->n_tool_files, o->policy_file, o->allows, o->n_allows,
                        opts.tool_max_result ? opts.tool_max_result : 16u << 20, &tools) != 0 ||
-        cli_tools_apply(tools, sb) != 0) {
+        cli_tools_mcp(tools, o->mcp_files, o->n_mcp_files, o->mcp_log) != 0 ||
+        cli_tools_apply(tools, sb, &mcp_generation) != 0) {
         status = EXIT_USAGE;
         goto out;
     }
     const capsa_result *r = NULL;
     if (o->shell) {
         if (!o->code_arg && !o->path) {
-            status = shell_repl(sb);
+            status = shell_repl(sb, tools, &mcp_generation);
         } else if (code && strlen(code) != len) {
             fprintf(stderr, "capsa: %s: the script contains a NUL byte\n", filename);
             status = EXIT_USAGE;

@@ -4,7 +4,8 @@
 set -eu
 
 PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt libjansson-dev
-pkg-config ca-certificates openssl patch npm python3 gawk jq xxd json-schema-test-suite libmicrohttpd-dev"
+pkg-config ca-certificates openssl patch npm python3 gawk jq xxd json-schema-test-suite libmicrohttpd-dev
+libcurl4-openssl-dev"
 
 missing=""
 for p in $PACKAGES; do
