@@ -2,8 +2,8 @@
 
 pip can build and install the package offline with it (``pip install ./python``): no
 setuptools or wheel has to be downloaded. It builds one wheel holding ``capsa/`` (with
-``libcapsa.so`` when ``make python`` has copied it there, which makes the wheel
-platform-specific), and an sdist.
+``libcapsa.so`` and ``libcapsa-net.so`` when ``make python`` has copied them there,
+which makes the wheel platform-specific), and an sdist.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def build_sdist(sdist_directory: str, config_settings: dict | None = None) -> st
     with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT) as tf:
         for p in [ROOT / "pyproject.toml", ROOT / "README.md",
                   ROOT / "_build" / "capsa_build.py"] + _files():
-            if p.exists() and p.name != "libcapsa.so":
+            if p.exists() and p.name not in ("libcapsa.so", "libcapsa-net.so"):
                 tf.add(p, arcname=f"{base}/{p.relative_to(ROOT).as_posix()}")
         pkg_info = _metadata().encode("utf-8")
         ti = tarfile.TarInfo(f"{base}/PKG-INFO")

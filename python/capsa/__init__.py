@@ -60,6 +60,7 @@ from .errors import (
 )
 from ._lib import LibraryNotFoundError
 from .files import FileInfo, Files
+from .mcp import MCPClient, MCPLogKind
 from .sandbox import JSError, Limits, Mount, RunResult, Sandbox, Stats
 from .tools import (
     Tool,
@@ -83,6 +84,8 @@ __version__ = "0.1.0"
 RuntimeError = CapsaError  # noqa: A001 - amla exports its RuntimeError under this name
 
 __all__ = [
+    "MCPClient",
+    "MCPLogKind",
     # native
     "Sandbox", "RunResult", "Stats", "JSError", "Limits", "Mount", "Files", "FileInfo",
     "Engine", "default_engine", "version", "Tool", "tool",
