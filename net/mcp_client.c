@@ -963,10 +963,10 @@ void mcpc_died(mcpc_up *up, const char *why)
     up->state = MCPC_DEAD;
     snprintf(up->error, sizeof(up->error), "server '%s' %s", up->name, why);
     uint64_t now = mcpc_now_ms();
-    if (now - up->started_ms >= BACKOFF_RESET_MS)
-        up->crashes = 0;
-    up->crashes++;
-    uint64_t delay = BACKOFF_FIRST_MS;
+    if (now - up->started_ms >= BACKOFF_RESET_MS || up->session_lost)
+        up->crashes = 0; /* an HTTP session that ended is no crash: a new one at once */
+    up->crashes += !up->session_lost;
+    uint64_t delay = up->session_lost ? 0 : BACKOFF_FIRST_MS;
     for (unsigned i = 1; i < up->crashes && delay < BACKOFF_MAX_MS; i++)
         delay *= 2;
     if (delay > BACKOFF_MAX_MS)
@@ -1076,15 +1076,23 @@ static void server_request(mcpc_up *up, const jrpc_msg *m)
     mcpc_logf(up, CAPSA_MCP_LOG_EVENT, "declined its request '%.100s'", m->method);
 }
 
-static void dispatch_one(mcpc_up *up, json_t *msg)
+/* Handles one message; an answer waited for is handed to its waiter whole: msg
+ * itself when owned (the caller then lets go of it: 1 is returned), else a copy,
+ * so that no JSON is ever shared between threads (jansson's reference counts do
+ * not order the frees of one thread after the reads of another). */
+static int dispatch_one(mcpc_up *up, json_t *msg, int owned)
 {
     jrpc_msg m;
+    int taken = 0;
     switch (jrpc_classify(msg, &m)) {
     case JRPC_RESPONSE: {
         pthread_mutex_lock(&up->lock);
         mcpc_pending *p = m.id ? jrpc_ids_get(up->pending, m.id) : NULL;
         if (p && !p->done) {
-            p->response = json_incref(msg);
+            p->response = owned ? msg : json_deep_copy(msg);
+            taken = owned;
+            if (!p->response)
+                snprintf(p->error, sizeof(p->error), "out of memory reading the answer");
             p->done = 1;
             pthread_cond_broadcast(&up->cv);
         }
@@ -1114,6 +1122,7 @@ static void dispatch_one(mcpc_up *up, json_t *msg)
         bad_message(up, m.error_message);
         break;
     }
+    return taken;
 }
 
 void mcpc_dispatch_text(mcpc_up *up, const char *text, size_t len)
@@ -1132,9 +1141,9 @@ void mcpc_dispatch_text(mcpc_up *up, const char *text, size_t len)
         size_t i;
         json_t *v;
         json_array_foreach(root, i, v)
-            dispatch_one(up, v);
-    } else {
-        dispatch_one(up, root);
+            dispatch_one(up, v, 0);
+    } else if (dispatch_one(up, root, 1)) {
+        return;
     }
     json_decref(root);
 }
@@ -1346,6 +1355,7 @@ static int up_start(mcpc_up *up, uint64_t timeout_ms, char *err, size_t errsize)
     mcpc_wait w = { mcpc_now_ms() + timeout_ms, NULL };
     pthread_mutex_lock(&up->lock);
     up->bad_messages = 0;
+    up->session_lost = 0;
     free(up->session_id);
     up->session_id = NULL;
     up->protocol_version[0] = '\0';
@@ -1596,6 +1606,15 @@ static void tool_call(void *ud, const capsa_tool_call *call, capsa_tool_reply *r
     }
     json_t *resp = NULL;
     int r = up_request(up, "tools/call", params, 0, &w, &resp, err, sizeof(err));
+    pthread_mutex_lock(&up->lock);
+    int lost = up->session_lost;
+    pthread_mutex_unlock(&up->lock);
+    if (r == REQ_GONE && lost) {
+        /* The server forgot the session before it saw the call: once more, in a
+           new session. */
+        if (ensure_ready(up, &w, err, sizeof(err)) == 0)
+            r = up_request(up, "tools/call", params, 0, &w, &resp, err, sizeof(err));
+    }
     free(params);
     switch (r) {
     case REQ_OK:

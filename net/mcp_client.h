@@ -78,6 +78,8 @@ struct mcpc_up {
 
     /* the session (http) */
     char *session_id;         /* under lock */
+    int session_lost;         /* the server answered 404 to it (under lock): a new
+                                 session is started at once, the call retried */
     pthread_t stream;         /* the GET stream's thread */
     int stream_running;
 };

@@ -315,6 +315,9 @@ int mcpc_http_post(mcpc_up *up, const char *text, size_t len, const mcpc_wait *w
         rc = -1;
     } else if (code == 404 && had_session) {
         snprintf(err, errsize, "ended its session (HTTP 404)");
+        pthread_mutex_lock(&up->lock);
+        up->session_lost = 1;
+        pthread_mutex_unlock(&up->lock);
         rc = -2;
     } else if (code / 100 != 2) {
         snprintf(err, errsize, "HTTP %ld from %s%s%.300s", code, up->url, r.x.len ? ": " : "",

@@ -1,12 +1,17 @@
-// A hostile MCP server for the MCP client's tests, on stdio, written by hand (no
-// SDK): it lists its tools a few per page, and its tools misbehave on request
-// (malformed, huge, slow, chatty, hanging, crashing, asking the client things).
-// Every message it gets and everything it does is appended to the file given by
-// --log as JSON lines, so the tests can see what reached it.
+// A hostile MCP server for the MCP client's tests, on stdio or Streamable HTTP,
+// written by hand (no SDK): it lists its tools a few per page, and its tools
+// misbehave on request (malformed, huge, slow, chatty, hanging, crashing, asking
+// the client things). Every message it gets and everything it does is appended
+// to the file given by --log as JSON lines, so the tests can see what reached it.
+// With --http it serves POST/GET/DELETE /mcp on 127.0.0.1 at a free port (printed
+// as "listening on PORT"), answering each request as an SSE stream of what the
+// call sends (--json: one JSON body instead), and keeps the headers it got.
 //   node fake.mjs --log FILE [--mute] [--bad-version] [--exit] [--list-error]
-//                 [--grandchild]
+//                 [--grandchild] [--http [--json]]
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 
 const argv = process.argv.slice(2);
 const opt = (name) => argv.includes(name);
@@ -24,7 +29,25 @@ log({ event: 'start' });
 process.stderr.write('fake server ready\n');
 if (opt('--exit')) process.exit(7);
 
-const send = (msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
+// Where a message goes: stdout, or over HTTP the response of the POST being
+// handled (its SSE stream), else the GET stream if one is open.
+const current = new AsyncLocalStorage();
+let getStream = null;
+const sseEvent = (res, text) => res.write(`event: message\ndata: ${text}\n\n`);
+function sendText(text) {
+  if (!opt('--http')) { process.stdout.write(`${text}\n`); return; }
+  const res = current.getStore();
+  if (res && !res.writableEnded) {
+    if (opt('--json')) { if (/"result"|"error"/.test(text) && !res.headersSent) { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(text); } }
+    else {
+      if (!res.headersSent) res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      sseEvent(res, text);
+    }
+  } else if (getStream) {
+    sseEvent(getStream, text);
+  }
+}
+const send = (msg) => sendText(JSON.stringify(msg));
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
 const obj = (props, required = []) => ({ type: 'object', properties: props, required });
@@ -50,6 +73,9 @@ const tools = [
     outputSchema: obj({ n: { type: 'number' }, tag: { type: 'string' } }, ['n']) },
   { name: 'image', description: 'Text and an image.', inputSchema: obj({}) },
   { name: 'not_object', description: 'A result that is not an object.', inputSchema: obj({}) },
+  { name: 'headers', description: 'The HTTP headers of the last request (--http).', inputSchema: obj({}) },
+  { name: 'http500', description: 'Answers HTTP 500 (--http).', inputSchema: obj({}) },
+  { name: 'drop_session', description: 'Forgets its sessions (--http).', inputSchema: obj({}) },
   // Names capsa must make identifiers of, and make unique.
   { name: 'get-sum', inputSchema: obj({}) },
   { name: '1st', inputSchema: obj({}) },
@@ -99,14 +125,14 @@ async function callTool(id, name, args) {
         send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `chat ${i}` } });
       return text('"done talking"');
     case 'garbage':
-      process.stdout.write('this is not JSON\n');
-      process.stdout.write('{"jsonrpc":"2.0","id":\n');
-      process.stdout.write('[1,2,3]\n');
-      process.stdout.write('{"jsonrpc":"1.0","id":1,"result":{}}\n');
+      sendText('this is not JSON');
+      sendText('{"jsonrpc":"2.0","id":');
+      sendText('[1,2,3]');
+      sendText('{"jsonrpc":"1.0","id":1,"result":{}}');
       send({ jsonrpc: '2.0', id: id + 100000, result: text('wrong id') });
       send({ jsonrpc: '2.0', id: String(id), result: text('a string id, not the request\'s integer') });
       send({ jsonrpc: '2.0', id: null, error: { code: -1, message: 'null id' } });
-      process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: text('first') })}`.replace(/}$/, ',"result":1}') + '\n');
+      sendText(`${JSON.stringify({ jsonrpc: '2.0', id, result: text('first') })}`.replace(/}$/, ',"result":1}'));
       return text('"survived"');
     case 'ask': {
       const asks = [['sampling/createMessage', { messages: [], maxTokens: 1 }],
@@ -124,6 +150,9 @@ async function callTool(id, name, args) {
       send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
       return text('"added"');
     case 'calls': return text(JSON.stringify(called));
+    case 'headers': return text(JSON.stringify(lastHeaders));
+    case 'http500': return { status: 500 };
+    case 'drop_session': sessions.clear(); return text('"dropped"');
     case 'structured': return { ...text('{"n": 1}'), structuredContent: { n: 1, tag: 'structured' } };
     case 'image': return { content: [{ type: 'text', text: 'a picture:' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] };
     case 'not_object': return { rawResult: 42 };
@@ -162,6 +191,7 @@ async function handle(msg) {
   if (msg.method === 'tools/call') {
     const r = await callTool(msg.id, msg.params.name, msg.params.arguments || {});
     if (r === null) return;
+    if (r.status) { const res = current.getStore(); if (res) { res.writeHead(r.status); res.end('the server broke'); } return; }
     if (r.error) send({ jsonrpc: '2.0', id: msg.id, error: r.error });
     else if (r.rawResult !== undefined) send({ jsonrpc: '2.0', id: msg.id, result: r.rawResult });
     else send({ jsonrpc: '2.0', id: msg.id, result: r });
@@ -169,6 +199,45 @@ async function handle(msg) {
   }
   if (msg.method === 'ping') { send({ jsonrpc: '2.0', id: msg.id, result: {} }); return; }
   send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'unknown method' } });
+}
+
+let lastHeaders = {};
+const sessions = new Set();
+if (opt('--http')) {
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    lastHeaders = req.headers;
+    const sid = req.headers['mcp-session-id'];
+    if (req.method === 'DELETE') { log({ event: 'delete', session: sid }); sessions.delete(sid); res.writeHead(200); res.end(); return; }
+    if (req.method === 'GET') {
+      if (!sessions.has(sid)) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      getStream = res;
+      req.on('close', () => { if (getStream === res) getStream = null; });
+      return;
+    }
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      let msg;
+      try { msg = JSON.parse(body); } catch { res.writeHead(400); res.end('bad JSON'); return; }
+      if (msg.method === 'initialize') {
+        const id = `s${++n}`;
+        sessions.add(id);
+        res.setHeader('Mcp-Session-Id', id);
+      } else if (!sessions.has(sid)) {
+        log({ event: 'unknown_session', session: sid });
+        res.writeHead(404); res.end(); return;
+      }
+      if (msg.id === undefined || msg.method === undefined) { handle(msg); res.writeHead(202); res.end(); return; }
+      current.run(res, async () => {
+        await handle(msg);
+        if (!res.writableEnded && !res.headersSent) res.writeHead(200);
+        if (!res.writableEnded && msg.params && msg.params.name !== 'hang') res.end();
+      });
+    });
+  });
+  server.listen(0, '127.0.0.1', () => { process.stderr.write(`listening on ${server.address().port}\n`); });
 }
 
 let buf = '';
@@ -185,4 +254,4 @@ process.stdin.on('data', (d) => {
     handle(msg);
   }
 });
-process.stdin.on('end', () => { log({ event: 'stdin_end' }); process.exit(0); });
+process.stdin.on('end', () => { log({ event: 'stdin_end' }); if (!opt('--http')) process.exit(0); });

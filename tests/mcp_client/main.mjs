@@ -84,7 +84,7 @@ async function fakeSuite() {
   const log = join(dir, 'fake.log');
   const mcpLog = join(dir, 'servers.log');
   const audit = join(dir, 'audit.jsonl');
-  const cfg = config({ fake: fakeServer(log, [], { timeout_ms: 1500, env: { GIVEN: '1' } }) });
+  const cfg = config({ fake: fakeServer(log, [], { env: { GIVEN: '1' } }) });
 
   await step('fake: tools, names and declarations', async () => {
     const r = await runJs(cfg, `return { names: tools.list().map(t => t.name),
@@ -191,11 +191,12 @@ async function fakeSuite() {
 
   await step('fake: concurrency, timeouts and cancellation', async () => {
     const clog = join(tempDir(), 'fake.log');
-    const r = await runJs({ fake: fakeServer(clog, [], { timeout_ms: 1000 }) }, tryAll(`
+    // The same server twice: once with a short timeout for the call that hangs.
+    const r = await runJs({ fake: fakeServer(clog), quick: fakeServer(clog, [], { timeout_ms: 1000 }) }, tryAll(`
       slow: () => Promise.all([1, 2, 3, 4].map(() => tools.fake.slow({ ms: 300 }))),
       max: () => tools.fake.max_inflight({}),
-      hang: () => tools.fake.hang({}),
-      after: () => tools.fake.echo({ text: 'after' }),`), ['--allow', '**']);
+      hang: () => tools.quick.hang({}),
+      after: () => tools.quick.echo({ text: 'after' }),`), ['--allow', '**']);
     const v = r.value || {};
     check(Array.isArray(v.slow) && v.slow.length === 4, 'fake: Promise.all of four calls answers all four', v.slow);
     check(typeof v.max === 'number' && v.max >= 2 && v.max <= 4, 'fake: calls made together were in flight together on one connection', v.max);
@@ -458,6 +459,91 @@ async function httpSuite() {
   }
 }
 
+// The fake server over HTTP (fake.mjs --http): resolves to { url, log, stop() }.
+async function startFakeHttp(extra = []) {
+  const log = join(tempDir(), 'fake-http.log');
+  const child = spawn(node, [fake, '--http', '--log', log, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const exited = new Promise((r) => child.on('exit', r));
+  const port = await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`the fake HTTP server did not start: ${err}`)), 30000);
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /listening on (\d+)/.exec(err);
+      if (m) { clearTimeout(t); resolve(Number(m[1])); }
+    });
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, log, async stop() { child.kill('SIGTERM'); await exited; } };
+}
+
+async function fakeHttpSuite() {
+  const srv = await startFakeHttp();
+  try {
+    const servers = { fake: { url: srv.url, headers: { 'X-Capsa-Test': 'yes' } },
+      quick: { url: srv.url, timeout_ms: 1000 } };
+    await step('fake http: results and hostile answers over SSE', async () => {
+      const r = await runJs(servers, tryAll(`
+        echo: () => tools.fake.echo({ text: 'over http' }),
+        headers: () => tools.fake.headers({}),
+        structured: () => tools.fake.structured({}),
+        fail: () => tools.fake.fail({}),
+        ask: () => tools.fake.ask({}),
+        garbage: () => tools.fake.garbage({}),
+        chatty: () => tools.fake.chatty({ n: 5000 }),
+        slow: () => Promise.all([1, 2, 3].map(() => tools.fake.slow({ ms: 300 }))),
+        max: () => tools.fake.max_inflight({}),
+        hang: () => tools.quick.hang({}),
+        huge: () => tools.fake.huge({ mb: 20 }),
+        over: () => tools.fake.huge({ mb: 40 }),
+        broken: () => tools.fake.http500({}),
+        after: () => tools.fake.echo({ text: 'still' }),
+        drop: () => tools.fake.drop_session({}),
+        again: () => tools.fake.echo({ text: 'new session' }),`), ['--allow', '**']);
+      const v = r.value || {};
+      check(v.echo && v.echo.args.text === 'over http', 'fake http: a call over Streamable HTTP', v.echo || r);
+      const h = v.headers || {};
+      check(h['x-capsa-test'] === 'yes' && /^s\d+$/.test(h['mcp-session-id'] || '') && h['mcp-protocol-version'] === '2025-11-25',
+        'fake http: the configured headers, the session id and the protocol version are sent', h);
+      check(JSON.stringify(v.structured) === '{"n":1,"tag":"structured"}', 'fake http: structuredContent', v.structured);
+      check(v.fail && v.fail.error === 'tool_error', 'fake http: isError', v.fail);
+      const ask = Array.isArray(v.ask) ? v.ask : [];
+      check(ask.length === 4 && ask.slice(0, 3).every((a) => a.error === -32601) && ask[3].error === null,
+        'fake http: the server\'s requests on the stream are declined (ping answered)', v.ask);
+      check(v.garbage === 'survived' && v.chatty === 'done talking', 'fake http: malformed events and a flood of notifications', [v.garbage, v.chatty]);
+      check(Array.isArray(v.slow) && v.max >= 2, 'fake http: concurrent calls are in flight together', [v.slow, v.max]);
+      check(v.hang && v.hang.error === 'timeout', 'fake http: a hanging call times out', v.hang);
+      check(v.huge && v.huge.error === 'result_too_large', 'fake http: a 20 MiB result is over the result budget', v.huge);
+      check(v.over && v.over.error === 'upstream_error' && /over 33554432 bytes/.test(v.over.message),
+        'fake http: a 40 MiB event is refused, the transfer cut', v.over);
+      check(v.broken && v.broken.error === 'upstream_error' && /HTTP 500/.test(v.broken.message), 'fake http: an HTTP 500 is an upstream_error', v.broken);
+      check(v.after && v.after.args.text === 'still', 'fake http: the session survives all that', v.after);
+      check(v.drop === 'dropped' && v.again && v.again.args && v.again.args.text === 'new session',
+        'fake http: a session the server forgot (404) is initialized anew on the next call', [v.drop, v.again]);
+      const events = readLog(srv.log);
+      const hang = events.find((e) => e.method === 'tools/call' && e.name === 'hang');
+      check(hang && events.some((e) => e.method === 'notifications/cancelled' && e.params.requestId === hang.id),
+        'fake http: the hanging call is cancelled upstream', events.filter((e) => e.method === 'notifications/cancelled'));
+      check(events.some((e) => e.event === 'delete'), 'fake http: the session is ended with DELETE when capsa is done', events.slice(-3));
+    });
+    await step('fake http: a list that changes', async () => {
+      const i = await run(['shell', '--mcp-config', config(servers), '--allow', '**'],
+        { input: 'tool fake.add_tool --name web_tool\ntool fake.web_tool | jq -r .tool\n' });
+      check(i.stdout.includes('web_tool\n'), 'fake http: list_changed on the stream brings the new tool', i);
+    });
+  } finally {
+    await srv.stop();
+  }
+  const js = await startFakeHttp(['--json']);
+  try {
+    await step('fake http: JSON answers', async () => {
+      const r = await runJs({ fake: { url: js.url } }, 'return [await tools.fake.echo({ text: "json" }), await tools.fake.pid({})]', ['--allow', '**']);
+      check(Array.isArray(r.value) && r.value[0].args.text === 'json', 'fake http: a server answering application/json', r.value || r);
+    });
+  } finally {
+    await js.stop();
+  }
+}
+
 async function e2eSuite() {
   await step('e2e: the SDK client -> capsa mcp --mcp-config -> server-everything', async () => {
     const dir = tempDir();
@@ -500,11 +586,42 @@ async function e2eSuite() {
   });
 }
 
+async function e2eFakeSuite() {
+  await step('e2e: capsa mcp --mcp-config with a server whose list changes, --expose-tools', async () => {
+    const log = join(tempDir(), 'fake.log');
+    const transport = new sdk.StdioClientTransport({ command: capsa,
+      args: ['mcp', '--mcp-config', config({ fake: fakeServer(log) }), '--allow', '**', '--expose-tools'], stderr: 'pipe' });
+    const client = new sdk.Client({ name: 'capsa-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      const exposed = tools.find((t) => t.name === 'fake_echo');
+      check(exposed && exposed.inputSchema.properties.text, 'e2e: --expose-tools lists an upstream tool with its schema', tools.map((t) => t.name));
+      const e = await client.callTool({ name: 'fake_echo', arguments: { text: 'exposed' } });
+      check(!e.isError && JSON.stringify(e.structuredContent || e.content).includes('exposed'), 'e2e: and calls it through the sandbox', e);
+      const a = await client.callTool({ name: 'execute', arguments: { code: 'return await tools.fake.add_tool({ name: "in_session" })' } });
+      check(a.structuredContent.result === 'added', 'e2e: a call makes the server add a tool', a.structuredContent);
+      const b = await client.callTool({ name: 'execute', arguments: { code: 'return (await tools.fake.in_session({})).tool' } });
+      check(b.structuredContent.result === 'in_session', 'e2e: the next execute call has the new tool', b.structuredContent);
+    } finally {
+      await client.close();
+    }
+    const pids = [...new Set(readLog(log).map((e) => e.pid))];
+    check(pids.length === 1 && !alive(pids[0]), 'e2e: the server, started once, is gone when capsa mcp ends', pids);
+  });
+}
+
 const which = process.argv.slice(2);
 const all = which.length === 0;
 if (all || which.includes('fake')) await fakeSuite();
 if (all || which.includes('config')) await configSuite();
 if (all || which.includes('real')) await realSuite();
-if (all || which.includes('http')) await httpSuite();
-if (all || which.includes('e2e')) await e2eSuite();
+if (all || which.includes('http')) {
+  await httpSuite();
+  await fakeHttpSuite();
+}
+if (all || which.includes('e2e')) {
+  await e2eSuite();
+  await e2eFakeSuite();
+}
 process.exitCode = summary() ? 1 : 0;
