@@ -1130,10 +1130,29 @@ void mcpc_dispatch_text(mcpc_up *up, const char *text, size_t len)
     jrpc_limits lim = { mcpc_max_message(up), 1024, 1 };
     json_t *error = NULL;
     json_t *root = jrpc_parse(text, len, &lim, &error);
+    const char *why = json_string_value(json_object_get(json_object_get(error, "error"), "message"));
+    if (!root && why && strstr(why, "too big")) {
+        /* An integer beyond 64 bits, legitimate JSON that jansson will not read as
+           one: read as a double, as the script's JSON.parse would. */
+        json_decref(error);
+        error = NULL;
+        root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, NULL);
+        if (root && !json_is_object(root) && !json_is_array(root)) {
+            json_decref(root);
+            root = NULL;
+        }
+        /* The ids were read as doubles too: ids are integers again. */
+        for (size_t i = 0; root && i < (json_is_array(root) ? json_array_size(root) : 1); i++) {
+            json_t *m = json_is_array(root) ? json_array_get(root, i) : root;
+            json_t *id = json_object_get(m, "id");
+            double d = json_real_value(id);
+            if (json_is_real(id) && d >= -9.2e18 && d <= 9.2e18 && d == (double)(json_int_t)d)
+                json_object_set_new(m, "id", json_integer((json_int_t)d));
+        }
+    }
     if (!root) {
-        json_t *e = json_object_get(error, "error");
-        bad_message(up, json_string_value(json_object_get(e, "message")) ? json_string_value(json_object_get(e, "message"))
-                                                                         : "not JSON");
+        const char *m = json_string_value(json_object_get(json_object_get(error, "error"), "message"));
+        bad_message(up, m ? m : "not JSON");
         json_decref(error);
         return;
     }
@@ -1321,25 +1340,29 @@ static int list_tools(mcpc_up *up, const mcpc_wait *w, int any_state, char *err,
         json_decref(resp);
     }
     free(cursor);
-    if (rc == 0) {
-        capsa_mcp_client *c = up->client;
-        pthread_mutex_lock(&c->lock);
-        for (size_t i = 0; i < c->n_tools; i++)
-            c->tools[i]->listed = 0;
-        size_t i;
-        json_t *t;
-        json_array_foreach(all, i, t) {
-            if (json_is_object(t))
-                record_tool(c, up, t);
-        }
-        for (size_t k = 0; k < c->n_tools; k++) {
-            if (c->tools[k]->up == up && !c->tools[k]->listed)
-                c->tools[k]->gone = 1;
-        }
-        pthread_mutex_unlock(&c->lock);
-    }
+    if (rc == 0)
+        mcpc_record_listing(up, all);
     json_decref(all);
     return rc;
+}
+
+void mcpc_record_listing(mcpc_up *up, const json_t *tools)
+{
+    capsa_mcp_client *c = up->client;
+    pthread_mutex_lock(&c->lock);
+    for (size_t i = 0; i < c->n_tools; i++)
+        c->tools[i]->listed = 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(tools, i, t) {
+        if (json_is_object(t))
+            record_tool(c, up, t);
+    }
+    for (size_t k = 0; k < c->n_tools; k++) {
+        if (c->tools[k]->up == up && !c->tools[k]->listed)
+            c->tools[k]->gone = 1;
+    }
+    pthread_mutex_unlock(&c->lock);
 }
 
 static uint64_t start_timeout(const mcpc_up *up)
@@ -1348,11 +1371,17 @@ static uint64_t start_timeout(const mcpc_up *up)
 }
 
 /* Starts the server: spawn or connect, initialize, notifications/initialized,
- * tools/list. Called with its state STARTING by the one thread that starts it.
- * Returns 0 (it is READY), or -1 with err (its child stopped). */
-static int up_start(mcpc_up *up, uint64_t timeout_ms, char *err, size_t errsize)
+ * tools/list. Called with its state STARTING by the one thread that starts it:
+ * capsa_mcp_client_start (call NULL), or a call that found it dead. Returns 0
+ * (it may be READY), or -1 with err (its child stopped). */
+static int up_start(mcpc_up *up, const mcpc_wait *call, char *err, size_t errsize)
 {
-    mcpc_wait w = { mcpc_now_ms() + timeout_ms, NULL };
+    /* Within the start timeout, and for a restart within the call that needs it
+       (a call the sandbox gives up on stops the restart too). */
+    uint64_t timeout_ms = start_timeout(up);
+    mcpc_wait w = { mcpc_now_ms() + timeout_ms, call ? call->reply : NULL };
+    if (call && call->deadline_ms < w.deadline_ms)
+        w.deadline_ms = call->deadline_ms;
     pthread_mutex_lock(&up->lock);
     up->bad_messages = 0;
     up->session_lost = 0;
@@ -1372,8 +1401,10 @@ static int up_start(mcpc_up *up, uint64_t timeout_ms, char *err, size_t errsize)
     json_t *result = json_object_get(resp, "result");
     const char *version = json_string_value(json_object_get(result, "protocolVersion"));
     if (r != REQ_OK) {
-        if (r == REQ_TIMED_OUT)
+        if (r == REQ_TIMED_OUT && !call)
             snprintf(err, errsize, "did not answer initialize within %llu ms", (unsigned long long)timeout_ms);
+        else if (r == REQ_TIMED_OUT || r == REQ_CANCELLED)
+            snprintf(err, errsize, "did not answer initialize before the call gave up");
     } else if (json_object_get(resp, "error")) {
         snprintf(err, errsize, "initialize failed: %.300s",
                  json_string_value(json_object_get(json_object_get(resp, "error"), "message")));
@@ -1448,7 +1479,7 @@ static int ensure_ready(mcpc_up *up, const mcpc_wait *w, char *err, size_t errsi
         child_teardown(up); /* the dead child's reader ends, if it has not */
     mcpc_logf(up, CAPSA_MCP_LOG_EVENT, "starting it again (restart %u)", up->restarts);
     char why[512];
-    int rc = up_start(up, start_timeout(up), why, sizeof(why));
+    int rc = up_start(up, w, why, sizeof(why));
     pthread_mutex_lock(&up->lock);
     if (rc == 0) {
         up->state = MCPC_READY;
@@ -1518,52 +1549,71 @@ static char *content_texts(json_t *content)
     return s;
 }
 
-/* Answers the sandbox's call with the server's response resp. */
-static void reply_response(const mcpc_tool *t, json_t *resp, capsa_tool_reply *reply)
+int mcpc_map_result(const json_t *resp, const char *tool, const char *server, json_t **value,
+                    char *code, size_t codesize, char *msg, size_t msgsize)
 {
-    char msg[4200];
+    *value = NULL;
     json_t *e = json_object_get(resp, "error");
     json_t *result = json_object_get(resp, "result");
     if (e) {
-        snprintf(msg, sizeof(msg), "%s: server '%s' answered error %lld: %.3900s", t->name, t->up->name,
-                 (long long)json_integer_value(json_object_get(e, "code")),
-                 json_string_value(json_object_get(e, "message")));
-        capsa_tool_reply_error(reply, "upstream_error", msg);
-        return;
+        const char *m = json_string_value(json_object_get(e, "message"));
+        snprintf(code, codesize, "upstream_error");
+        snprintf(msg, msgsize, "%s: server '%s' answered error %lld: %.3900s", tool, server,
+                 (long long)json_integer_value(json_object_get(e, "code")), m ? m : "");
+        return -1;
     }
     if (!json_is_object(result)) {
-        snprintf(msg, sizeof(msg), "%s: server '%s' answered with a result that is not an object",
-                 t->name, t->up->name);
-        capsa_tool_reply_error(reply, "upstream_error", msg);
-        return;
+        snprintf(code, codesize, "upstream_error");
+        snprintf(msg, msgsize, "%s: server '%s' answered with a result that is not an object", tool,
+                 server);
+        return -1;
     }
     json_t *content = json_object_get(result, "content");
     if (json_is_true(json_object_get(result, "isError"))) {
         char *texts = content_texts(content);
-        capsa_tool_reply_error(reply, "tool_error", texts && texts[0] ? texts : "the tool failed");
+        snprintf(code, codesize, "tool_error");
+        snprintf(msg, msgsize, "%s", texts && texts[0] ? texts : "the tool failed");
         free(texts);
-        return;
+        return -1;
     }
-    json_t *value = json_object_get(result, "structuredContent");
-    if (value) {
-        json_incref(value);
+    json_t *v = json_object_get(result, "structuredContent");
+    if (v) {
+        json_incref(v);
     } else if (json_array_size(content) == 1) {
-        value = content_value(json_array_get(content, 0));
+        v = content_value(json_array_get(content, 0));
     } else if (json_is_array(content) && json_array_size(content) > 1) {
-        value = json_array();
+        v = json_array();
         size_t i;
         json_t *item;
         json_array_foreach(content, i, item) {
-            if (json_array_append_new(value, content_value(item)) != 0) {
-                json_decref(value);
-                value = NULL;
+            if (!v || json_array_append_new(v, content_value(item)) != 0) {
+                json_decref(v);
+                v = NULL;
                 break;
             }
         }
     } else {
-        value = json_null();
+        v = json_null();
     }
-    char *text = value ? json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    if (!v) {
+        snprintf(code, codesize, "tool_error");
+        snprintf(msg, msgsize, "out of memory mapping the result");
+        return -1;
+    }
+    *value = v;
+    return 0;
+}
+
+/* Answers the sandbox's call with the server's response resp. */
+static void reply_response(const mcpc_tool *t, json_t *resp, capsa_tool_reply *reply)
+{
+    char code[48], msg[4200];
+    json_t *value;
+    if (mcpc_map_result(resp, t->name, t->up->name, &value, code, sizeof(code), msg, sizeof(msg)) != 0) {
+        capsa_tool_reply_error(reply, code, msg);
+        return;
+    }
+    char *text = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
     json_decref(value);
     if (!text) {
         capsa_tool_reply_error(reply, "tool_error", "out of memory mapping the result");
@@ -1734,7 +1784,7 @@ static void *start_main(void *arg)
 {
     mcpc_up *up = arg;
     char err[512];
-    int rc = up_start(up, start_timeout(up), err, sizeof(err));
+    int rc = up_start(up, NULL, err, sizeof(err));
     pthread_mutex_lock(&up->lock);
     if (rc == 0) {
         up->state = MCPC_READY;
@@ -1873,6 +1923,14 @@ CAPSA_API char *capsa_mcp_client_status_json(capsa_mcp_client *c)
     char *s = bad ? NULL : json_dumps(all, JSON_COMPACT);
     json_decref(all);
     return s;
+}
+
+mcpc_up *mcpc_server(capsa_mcp_client *c, size_t i)
+{
+    pthread_mutex_lock(&c->lock);
+    mcpc_up *up = i < c->n_ups ? c->ups[i] : NULL;
+    pthread_mutex_unlock(&c->lock);
+    return up;
 }
 
 CAPSA_API const char *capsa_mcp_client_errmsg(const capsa_mcp_client *c)

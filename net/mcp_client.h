@@ -106,6 +106,19 @@ void mcpc_logf(mcpc_up *up, int kind, const char *fmt, ...) __attribute__((forma
 /* The most bytes of one message from a server. */
 size_t mcpc_max_message(const mcpc_up *up);
 
+/* What a tools/call response resp of tool (capsa's name) from server means for
+ * the script: 0 with *value (a new reference: structuredContent, else the
+ * content, mapped), or -1 with the ToolError's code and message. */
+int mcpc_map_result(const json_t *resp, const char *tool, const char *server, json_t **value,
+                    char *code, size_t codesize, char *msg, size_t msgsize);
+
+/* Takes a server's whole tools/list (an array of tools) into the client's
+ * records: capsa names made for the new ones, those no longer listed gone. */
+void mcpc_record_listing(mcpc_up *up, const json_t *tools);
+
+/* The client's server i in configuration order, or NULL (for the fuzzer). */
+mcpc_up *mcpc_server(capsa_mcp_client *c, size_t i);
+
 /* ---- the Streamable HTTP transport (mcp_client_http.c) --------------------------- */
 
 /* Sets up libcurl for the process (once). 0, or -1 when it cannot. */

@@ -72,6 +72,7 @@ const tools = [
   { name: 'structured', description: 'Structured content.', inputSchema: obj({}),
     outputSchema: obj({ n: { type: 'number' }, tag: { type: 'string' } }, ['n']) },
   { name: 'image', description: 'Text and an image.', inputSchema: obj({}) },
+  { name: 'bigint', description: 'A number beyond 64 bits.', inputSchema: obj({}) },
   { name: 'not_object', description: 'A result that is not an object.', inputSchema: obj({}) },
   { name: 'headers', description: 'The HTTP headers of the last request (--http).', inputSchema: obj({}) },
   { name: 'http500', description: 'Answers HTTP 500 (--http).', inputSchema: obj({}) },
@@ -153,6 +154,7 @@ async function callTool(id, name, args) {
     case 'headers': return text(JSON.stringify(lastHeaders));
     case 'http500': return { status: 500 };
     case 'drop_session': sessions.clear(); return text('"dropped"');
+    case 'bigint': return { ...text('big'), structuredContent: { n: 2 ** 64, small: 1 } };
     case 'structured': return { ...text('{"n": 1}'), structuredContent: { n: 1, tag: 'structured' } };
     case 'image': return { content: [{ type: 'text', text: 'a picture:' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] };
     case 'not_object': return { rawResult: 42 };

@@ -119,6 +119,7 @@ async function fakeSuite() {
       notobj: () => tools.fake.not_object({}),
       structured: () => tools.fake.structured({}),
       image: () => tools.fake.image({}),
+      big: () => tools.fake.bigint({}),
       other: () => tools.fake.get_sum({ x: 1 }),
       garbage: () => tools.fake.garbage({}),
       ask: () => tools.fake.ask({}),
@@ -138,6 +139,7 @@ async function fakeSuite() {
     check(JSON.stringify(v.structured) === '{"n":1,"tag":"structured"}', 'fake: structuredContent is the value', v.structured);
     check(JSON.stringify(v.image) === '["a picture:",{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}]',
       'fake: text and an image become [text, {type, mimeType, data}]', v.image);
+    check(v.big && v.big.n === 2 ** 64 && v.big.small === 1, 'fake: an integer beyond 64 bits arrives as the double JSON.parse makes', v.big);
     check(v.other && v.other.args && v.other.args.x === 1, 'fake: text content that is JSON is parsed', v.other);
     check(v.garbage === 'survived', 'fake: malformed lines, wrong ids and a duplicate key do not break the connection', v.garbage);
     check(/dropped a message: Parse error/.test(r.stderrText) && /answer to no request/.test(r.stderrText),
