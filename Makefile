@@ -29,7 +29,9 @@ GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
 	-Wl,--stack-first -Wl,-z,stack-size=1048576 -Wl,--strip-debug
 
 QJS_SRCS   := quickjs libregexp libunicode cutils libbf
-GUEST_SRCS := main web fs bridge
+# The guest's own C (guest/): its exports, the event loop, the natives of the JS
+# files, and the bridge to the shell.
+GUEST_SRCS := main loop tools web fs bridge
 # The shell (guest/shell/): the interpreter and its applets, in the same guest.
 SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
 
@@ -60,6 +62,11 @@ SAN_FLAGS  := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=
 endif
 HOST_CFLAGS += $(SAN_FLAGS)
 HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
+
+# The version, from include/capsa.h (its one home), and the major number that
+# the shared libraries' SONAME carries (README, "Versions and ABI").
+VERSION    := $(shell sh pkg/version.sh include/capsa.h)
+SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
 HOST_SRCS  := rt vfs vfs_host vfs_tar wasi instance sandbox fs policy tools audit dts json result buf error schema
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
@@ -104,9 +111,11 @@ $(GOBJ)/shell-%.o: guest/shell/%.c $(wildcard guest/shell/*.h)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		-Wmissing-prototypes -Wno-unused-parameter -Wno-missing-field-initializers -c $< -o $@
 
+# guest/abi.h must name every import and export of the module (tools/check-abi.sh).
 $(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
-		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o)
-	$(WASM_CC) $(GUEST_LDFLAGS) $^ -o $@
+		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o) guest/abi.h tools/check-abi.sh
+	$(WASM_CC) $(GUEST_LDFLAGS) $(filter %.o,$^) -o $@
+	sh tools/check-abi.sh $@ guest/abi.h || { rm -f $@; exit 1; }
 
 # The module is named explicitly (-n guest: Z_guest_*). wasm2c's output is
 # then metered (tools/instrument.sh) so that time and fuel limits stop any guest code.
@@ -160,10 +169,24 @@ $(OBJ)/%.o: src/%.c include/capsa.h $(wildcard src/*.h) guest/abi.h $(GEN)/guest
 $(BUILD)/libcapsa.a: $(HOST_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-# Its soname is what libcapsa-net.so asks for, so that the libcapsa.so a program
-# (or Python) already loaded is the one it gets, wherever that one lies.
-$(BUILD)/libcapsa.so: $(HOST_OBJS)
-	$(CC) -shared -pthread -Wl,-soname,libcapsa.so -o $@ $^ $(HOST_LIBS)
+# $(call shared_lib,NAME,OBJS,LIBS): links $(BUILD)/NAME.so with the SONAME
+# NAME.so.$(SOMAJOR), exporting the capsa_* functions only (pkg/libcapsa.map),
+# into a new file that is then renamed over the old one: a process that has the
+# old one loaded (a test running alongside) keeps its mapping intact. The link
+# NAME.so.$(SOMAJOR) lets a program linked against the build tree run from it
+# (LD_LIBRARY_PATH=$(BUILD)). -z defs: every symbol the library needs comes from
+# a library it names (what the Debian package's dependencies are computed from);
+# sanitizer builds leave their runtime to the program.
+define shared_lib
+	$(CC) -shared -pthread -Wl,-soname,$(1).so.$(SOMAJOR) \
+		-Wl,--version-script=pkg/libcapsa.map $(if $(SAN_FLAGS),,-Wl,-z,defs) \
+		-o $(BUILD)/$(1).so.tmp $(2) $(3)
+	mv -f $(BUILD)/$(1).so.tmp $(BUILD)/$(1).so
+	ln -sfn $(1).so $(BUILD)/$(1).so.$(SOMAJOR)
+endef
+
+$(BUILD)/libcapsa.so: $(HOST_OBJS) pkg/libcapsa.map
+	$(call shared_lib,libcapsa,$(HOST_OBJS),$(HOST_LIBS))
 
 $(OBJ)/cli-%.o: cli/%.c include/capsa.h $(wildcard cli/*.h)
 	@mkdir -p $(OBJ)
@@ -178,9 +201,9 @@ $(BUILD)/libcapsa-net.a: $(NET_OBJS)
 
 # The same as a shared object for bindings (Python's mcp_servers): it exports the
 # API of include/capsa_net.h and finds libcapsa.so beside itself.
-$(BUILD)/libcapsa-net.so: $(NET_OBJS) $(BUILD)/libcapsa.so
-	$(CC) -shared -pthread -Wl,-soname,libcapsa-net.so -Wl,-rpath,'$$ORIGIN' -o $@ $(NET_OBJS) \
-		-L$(BUILD) -lcapsa $(NET_LIBS)
+NET_SO_LIBS = -Wl,-rpath,'$$ORIGIN' -L$(BUILD) -lcapsa $(NET_LIBS)
+$(BUILD)/libcapsa-net.so: $(NET_OBJS) $(BUILD)/libcapsa.so pkg/libcapsa.map
+	$(call shared_lib,libcapsa-net,$(NET_OBJS),$(NET_SO_LIBS))
 
 $(BUILD)/capsa: $(CLI_OBJS) $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a
 	$(CC) -pthread -o $@ $(CLI_OBJS) $(BUILD)/libcapsa.a $(CLI_LIBS) $(HOST_LIBS)
@@ -203,6 +226,7 @@ demo: deps
 -include bench/bench.mk
 -include fuzz/fuzz.mk
 -include python/python.mk
+-include pkg/pkg.mk
 
 clean:
 	rm -rf $(OBJ) $(BUILD)/capsa $(BUILD)/libcapsa.* $(BUILD)/tests

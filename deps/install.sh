@@ -4,8 +4,10 @@
 set -eu
 
 PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt libjansson-dev
-pkg-config ca-certificates openssl patch npm python3 gawk jq xxd json-schema-test-suite libmicrohttpd-dev
-libcurl4-openssl-dev"
+pkg-config ca-certificates openssl patch npm python3 gawk jq xxd json-schema-test-suite python3-jsonschema
+libmicrohttpd-dev libcurl4-openssl-dev scdoc man-db dpkg-dev python3-venv"
+# python3-jsonschema: the other validator of tests/schema's differential test, run with
+# Debian's own /usr/bin/python3 (which it brings along).
 
 missing=""
 for p in $PACKAGES; do
@@ -20,6 +22,11 @@ for cmd in npm python3; do
         missing=$(echo "$missing" | tr ' ' '\n' | grep -vx "$cmd" | tr '\n' ' ' || true)
     fi
 done
+# The Python package's install test makes a virtual environment: python3-venv is
+# only needed when the python3 found cannot make one with pip in it.
+if python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+    missing=$(echo "$missing" | tr ' ' '\n' | grep -vx python3-venv | tr '\n' ' ' || true)
+fi
 missing=$(echo "$missing" | xargs)
 
 if [ -n "$missing" ]; then

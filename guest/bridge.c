@@ -1,13 +1,16 @@
 /* The shell inside the guest and its bridges: `await shell(cmd)` in JS, the
  * shell's `js`/`node` commands (JS evaluated in the same context, its console
- * output going down the shell's pipes) and `tool` (host tools called through
- * tools.js, so with the same capability checks as from JS), and the entry of the
- * host's capsa_shell. */
+ * output going down the shell's pipes: capsa_bridge_console says where) and
+ * `tool` (host tools called through tools.js, so with the same capability checks
+ * as from JS), and the entry of the host's capsa_shell. Waiting for JS goes
+ * through loop.c, the calls a command started through tools.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bridge.h"
+#include "loop.h"
 #include "shell/shell.h"
+#include "tools.h"
 
 static JSContext *ctx;
 static sh_shell *shell;
@@ -25,7 +28,11 @@ static void redirect(sh_stream *out, sh_stream *err, sh_stream **save_out, sh_st
         *save_err = cur_err;
     cur_out = out;
     cur_err = err;
-    capsa_guest_redirect(out, err);
+}
+
+sh_stream *capsa_bridge_console(int fd)
+{
+    return fd == 1 ? cur_out : fd == 2 ? cur_err : NULL;
 }
 
 /* Writes the JS string v to s. */
@@ -94,9 +101,9 @@ static void mark_handled(JSValueConst promise)
  * why. */
 static int await_for(sh_proc *p, uint32_t mark, JSValue promise, JSValue *value)
 {
-    int r = capsa_guest_await(promise);
+    int r = capsa_loop_await(promise);
     if (r == -2)
-        capsa_guest_forget_calls_after(mark);
+        capsa_tools_forget_after(mark);
     JSValue v = JS_PromiseResult(ctx, promise);
     if (r == 1)
         mark_handled(promise);
@@ -130,10 +137,8 @@ static int cmd_js(sh_proc *p, int argc, char **argv)
         print = argv[1][1] == 'p' || strcmp(argv[1], "--print") == 0;
         code = strdup(argv[2]);
         len = code ? strlen(code) : 0;
-        if (!code) {
-            sh_err(p, "out of memory");
-            return 1;
-        }
+        if (!code)
+            return sh_oom(p);
     } else if (argc >= 2 && (strcmp(argv[1], "-e") == 0 || strcmp(argv[1], "-p") == 0)) {
         sh_err(p, "%s requires an argument", argv[1]);
         return 9;
@@ -149,7 +154,7 @@ static int cmd_js(sh_proc *p, int argc, char **argv)
     }
     sh_stream *so, *se;
     redirect(p->out, p->err, &so, &se);
-    uint32_t mark = capsa_guest_calls_mark();
+    uint32_t mark = capsa_tools_mark();
     JSValue r = JS_Eval(ctx, code, len, filename,
                         JS_EVAL_TYPE_GLOBAL | (print ? 0 : JS_EVAL_FLAG_ASYNC));
     free(code);
@@ -193,12 +198,11 @@ static int cmd_tool(sh_proc *p, int argc, char **argv)
     JSValue args = JS_NewArray(ctx);
     if (JS_IsException(args)) {
         JS_FreeValue(ctx, JS_GetException(ctx));
-        sh_err(p, "out of memory");
-        return 1;
+        return sh_oom(p);
     }
     for (int i = 1; i < argc; i++)
         JS_SetPropertyUint32(ctx, args, (uint32_t)(i - 1), JS_NewString(ctx, argv[i]));
-    uint32_t mark = capsa_guest_calls_mark();
+    uint32_t mark = capsa_tools_mark();
     JSValue promise = JS_Call(ctx, tool_command, JS_UNDEFINED, 1, (JSValueConst *)&args);
     JS_FreeValue(ctx, args);
     if (JS_IsException(promise)) {

@@ -1,8 +1,8 @@
 // capsa guest runtime: the host's tools as async functions. Evaluated once per context
 // as a global script, after fs.js; its completion value { makeError, argError, refresh,
 // command } (command: the shell's `tool`)
-// is for guest/main.c. Nothing here reaches the host but through __capsaTools.call and
-// the functions of __capsaTools.bind (natives of guest/main.c, which keep the calls in
+// is for guest/tools.c. Nothing here reaches the host but through __capsaTools.call and
+// the functions of __capsaTools.bind (natives of guest/tools.c, which keep the calls in
 // flight), which hand the host a tool name and the JSON text of the arguments; the host
 // decides every
 // call itself (the registry, strict JSON, the capability policy), so nothing in this
@@ -10,8 +10,10 @@
 //
 // Two forms of every tool, built from the host's registry at the start of each run in
 // which it changed:
-//   await tools.github.search_issues({ q: 'x' })   namespaced: the name split on . / :
-//   await github_search_issues({ q: 'x' })          flat: . / - : become _
+//   await tools.github.search_issues({ q: 'x' })   namespaced: the name split on '.'
+//   await github_search_issues({ q: 'x' })          flat: '.' and '-' become _
+// (the host's names are canonical: a tool registered as "a/b" is "a.b"; tools.call,
+// tools.describe and the shell's `tool` take either separator).
 // plus tools.list(), tools.describe(name) and tools.call(name, args) (args may also be
 // JSON text, sent as it is). A flat name that
 // is already a global (console, fetch, ...) is not defined; a namespace that would be
@@ -39,6 +41,7 @@
   const mapSet = uncurry(Map.prototype.set);
   const mapHas = uncurry(Map.prototype.has);
   const stringSplit = uncurry(String.prototype.split);
+  const stringReplace = uncurry(String.prototype.replace);
   const TypeErrorCtor = TypeError;
 
   // What a failed tool call rejects with. Its stack is empty: the frames of this file
@@ -57,7 +60,7 @@
   defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true,
     configurable: true, enumerable: false });
 
-  // For guest/main.c: the errors of failed calls and of bad arguments.
+  // For guest/tools.c: the errors of failed calls and of bad arguments.
   function makeError(code, message, tool) {
     return new ToolError(message, code, tool);
   }
@@ -121,8 +124,14 @@
     return out;
   }
 
+  // The entry of a name given with either separator ('/' is '.': the host's
+  // canonical names use '.') or by its flat name.
+  function find(name) {
+    return mapGet(entries, stringReplace(`${name}`, /\//g, '.'));
+  }
+
   function describeTool(name) {
-    const e = mapGet(entries, `${name}`);
+    const e = find(name);
     return e === undefined ? undefined : copyEntry(e);
   }
 
@@ -132,7 +141,7 @@
     return invoke(`${name}`, args);
   }
 
-  // A tool's function is native (guest/main.c): the arguments as JSON, the call, its
+  // A tool's function is native (guest/tools.c): the arguments as JSON, the call, its
   // promise, with nothing in between.
   function makeFunction(name, flat) {
     const fn = hostBind(name);
@@ -269,14 +278,14 @@
     }
     if (first === '--help' || first === '-h') {
       if (argv.length < 2) return { out: usage, err: '', status: 0 };
-      const e = mapGet(entries, argv[1]);
+      const e = find(argv[1]);
       if (e === undefined) {
         return { out: '', err: `tool: ${argv[1]}: no such tool (tool --list shows them)\n`,
           status: 2 };
       }
       return { out: help(e), err: '', status: 0 };
     }
-    const e = mapGet(entries, first);
+    const e = find(first);
     let schema = {};
     if (e !== undefined) {
       try { schema = jsonParse(e.parameters); } catch (err) { schema = {}; }

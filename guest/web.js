@@ -2,7 +2,7 @@
 // timers and queueMicrotask, structuredClone, TextEncoder/TextDecoder, atob/btoa, URL and
 // URLSearchParams, crypto.getRandomValues/randomUUID, performance, DOMException, global.
 // Evaluated once per context as a global script, after runtime.js; its completion value
-// { tick, cancel } drives the event loop of guest/main.c. Nothing here reaches the host
+// { tick, cancel } drives the event loop of guest/loop.c. Nothing here reaches the host
 // but through the natives of __capsaWeb (clocks, random bytes, UTF-8 and base64
 // conversion, the job queue, stderr for warnings).
 //
@@ -284,7 +284,7 @@
   //
   // Timers wait in a binary heap ordered by due time (milliseconds of performance.now())
   // and then by creation, so timers with equal delays fire in the order they were set.
-  // guest/main.c calls tick() after each drain of the microtask queue; tick() runs at most
+  // guest/loop.c calls tick() after each drain of the microtask queue; tick() runs at most
   // one callback per call, in the phases of Node's event loop: the timers due when the
   // phase began, then the immediates queued before the phase began.
 
@@ -545,7 +545,7 @@
   let phaseNow = 0;
   let immediateEnd = 0;
 
-  // One step of the event loop, for guest/main.c: runs the next callback that is due and
+  // One step of the event loop, for guest/loop.c: runs the next callback that is due and
   // returns 0 (call again once the microtasks have run), or returns 0 with nothing run
   // when a callback is ready, the time (performance.now()) to sleep until when the next
   // timer is not due yet, or -1 when no timer or immediate keeps the loop alive. What the
@@ -683,7 +683,7 @@
 
   const invalidCharacter = () => domException('Invalid character', 'InvalidCharacterError');
 
-  // Forgiving-base64 decode (guest/main.c), with Node's checks and messages.
+  // Forgiving-base64 decode (guest/web.c), with Node's checks and messages.
   function atob(input) {
     if (arguments.length === 0) throw missingArgs('input');
     const result = hostBase64Decode(`${input}`);

@@ -23,17 +23,25 @@ extern "C" {
 
 /* ---- version ------------------------------------------------------------------ */
 
+/* The version's one home: the Makefile (the shared library's name and SONAME,
+ * capsa.pc, the Debian package) and the Python package read these three lines.
+ * The ABI policy (README, "Versions and ABI"): a minor version only adds, a major
+ * one may break and changes the SONAME. */
 #define CAPSA_VERSION_MAJOR 0
-#define CAPSA_VERSION_MINOR 1
+#define CAPSA_VERSION_MINOR 2
 #define CAPSA_VERSION_PATCH 0
-#define CAPSA_VERSION_STRING "0.1.0"
+#define CAPSA__VERSION_STR0(x) #x
+#define CAPSA__VERSION_STR(x) CAPSA__VERSION_STR0(x)
+#define CAPSA_VERSION_STRING                                                   \
+    CAPSA__VERSION_STR(CAPSA_VERSION_MAJOR) "." CAPSA__VERSION_STR(CAPSA_VERSION_MINOR) "." \
+        CAPSA__VERSION_STR(CAPSA_VERSION_PATCH)
 #define CAPSA_VERSION_NUMBER \
     (CAPSA_VERSION_MAJOR * 10000 + CAPSA_VERSION_MINOR * 100 + CAPSA_VERSION_PATCH)
 
 /* The CAPSA_VERSION_NUMBER the library was built with: compare it with the
  * header's to check that a program got the library it was compiled for. */
 CAPSA_API int capsa_version_number(void);
-/* The version as a static string, e.g. "0.1.0". */
+/* The version as a static string, e.g. "0.2.0". */
 CAPSA_API const char *capsa_version(void);
 
 /* ---- errors --------------------------------------------------------------------- */
@@ -341,19 +349,24 @@ CAPSA_API char *capsa_result_json(const capsa_result *r);
 
 /* A sandbox's scripts reach the world only through the tools its host registers,
  * and only as far as its capability policy allows. A tool has a name
- * ("provider.action" or "a/b/c": segments of letters, digits, '_' and '-' joined by
- * '.', '/' or ':'), a description, a JSON Schema of its parameters and a callback.
- * Scripts call it as an async function, namespaced or flat:
+ * ("provider.action", "a.b.c": segments of letters, digits, '_' and '-' joined by
+ * '.', the canonical separator; '/' is the same separator, so "a/b/c" names the
+ * tool "a.b.c", which is what the registry, the policy's messages, the audit and
+ * tools.list() call it), a description, a JSON Schema of its parameters and a
+ * callback. Scripts call it as an async function, namespaced or flat:
  *     await tools.github.search_issues({q: "x"})
- *     await github_search_issues({q: "x"})        (. / - : become _)
- * with tools.list(), tools.describe(name) and tools.call(name, args); TypeScript
- * declarations generated from the schemas are in /tools/<name>.d.ts and
- * /tools/index.d.ts. The arguments cross the boundary once, as JSON text. For each
- * call, on the host and before anything runs: the name must be registered, the
- * text must be strict JSON (a duplicate key, invalid UTF-8, "\u0000" or a number
- * outside int64/double is an error) and an object, and the policy must allow it
- * (deny by default: a sandbox starts with no capabilities). The callback then gets
- * the very text the policy checked. A refused or failed call rejects the script's
+ *     await github_search_issues({q: "x"})        ('.' and '-' become '_')
+ * with tools.list(), tools.describe(name) and tools.call(name, args) (either
+ * separator); TypeScript declarations generated from the schemas are in
+ * /tools/<name>.d.ts and /tools/index.d.ts. The arguments cross the boundary once,
+ * as JSON text. For each call, on the host and before anything runs: the name must
+ * be registered, the text must be strict JSON (a duplicate key, invalid UTF-8,
+ * "\u0000" or a number outside int64/double is an error) and an object, it must
+ * match the tool's schema (else invalid_arguments, with the argument's path and
+ * the rule: "/q: expected string, got number"; checked before the policy, so it
+ * spends no budget), and the policy must allow it (deny by default: a sandbox
+ * starts with no capabilities). The callback then gets the very text the policy
+ * checked. A refused or failed call rejects the script's
  * promise with a ToolError (an Error) whose code says why: permission_denied
  * (message: the policy's), unknown_tool, invalid_arguments, invalid_result,
  * result_too_large, timeout, tool_error, resource_exhausted, audit_unavailable, or
@@ -383,7 +396,7 @@ CAPSA_API char *capsa_result_json(const capsa_result *r);
 typedef struct capsa_tool_call {
     size_t struct_size;  /* set by whoever fills it: sizeof(capsa_tool_call) */
     uint64_t id;         /* assigned by the host; unique within the sandbox's run */
-    const char *name;    /* the tool's registered name */
+    const char *name;    /* the tool's registered name, canonical ("a.b") */
     const char *args;    /* the arguments' JSON text exactly as the policy checked
                             it (a JSON object), NUL-terminated */
     size_t args_len;
@@ -431,7 +444,10 @@ typedef struct capsa_tool_def {
     const char *name;        /* required */
     const char *description; /* NULL: none */
     const char *parameters;  /* JSON Schema text of the arguments object (parsed
-                                strictly); NULL: {"type":"object"} */
+                                strictly; draft 2020-12, or draft-07 by its
+                                $schema; see README.md for what is asserted);
+                                compiled once, every call validated against it;
+                                NULL: {"type":"object"} */
     capsa_tool_fn fn;        /* NULL: the host resolves its calls itself (step mode,
                                 below) */
     void *ud;                /* passed to fn */
@@ -444,18 +460,24 @@ typedef struct capsa_tool_def {
 /* Fills *def with the defaults. */
 CAPSA_API void capsa_tool_def_init(capsa_tool_def *def);
 
-/* Registers a tool in the sandbox (the strings are copied; ud is kept) and writes
- * its declarations to /tools. Scripts see it from their next run on. A name taken
- * (or whose flat form is taken) is CAPSA_EEXIST; a bad name or schema CAPSA_EINVAL
- * (capsa_errmsg says why); no room in /tools CAPSA_ENOSPC. */
+/* Registers a tool in the sandbox under its canonical name ('/' as '.'; the strings
+ * are copied; ud is kept) and writes its declarations to /tools/<name>.d.ts.
+ * Scripts see it from their next run on. A name taken (with either separator: "a/b"
+ * is "a.b") or whose flat form is taken is CAPSA_EEXIST; a bad name CAPSA_EINVAL; a
+ * schema that is not strict JSON, does not describe an object, or that the
+ * validator cannot compile (an unknown type, a remote $ref, unevaluatedProperties,
+ * a lookahead in a pattern, ...) CAPSA_EINVAL with the validator's message, which
+ * names the place ("tool 'q': parameters: #/properties/q/type: unknown type
+ * 'strin'"); no room in /tools CAPSA_ENOSPC; out of memory CAPSA_ENOMEM. */
 CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def);
 
 /* ---- capabilities --------------------------------------------------------------------- */
 
 // Each sandbox has a policy: an ordered list of capabilities, each a method
-// pattern over tool names split on '/' ("*" one segment, "**" any number; '.' is
-// part of a segment: "math.add" is matched by "math.add", "*" or "**", not by
-// "math/*"), constraints on the arguments and an optional budget of calls. The
+// pattern over tool names split into segments on '.' or '/', the same separator
+// ("*" one segment, "**" any number: "github.*" and "github/*" both match
+// "github.search_issues", "*" does not; patterns are kept, and named in messages,
+// with '.'), constraints on the arguments and an optional budget of calls. The
 // first capability whose pattern and constraints match and that has budget left
 // allows a call and spends one unit. Budgets last as long as the policy (across
 // runs). The file format:
@@ -476,7 +498,8 @@ CAPSA_API int capsa_policy_set(capsa_sandbox *sb, const char *json, size_t len);
 CAPSA_API int capsa_policy_add(capsa_sandbox *sb, const char *pattern,
                                const char *constraints_json, uint64_t max_calls);
 
-/* The calls the first capability with exactly this pattern has allowed (*used)
+/* The calls the first capability with this pattern (either separator: "a/x" finds
+ * the capability added as "a.x") has allowed (*used)
  * and may still allow (*remaining; UINT64_MAX when unlimited). Either pointer may
  * be NULL. CAPSA_ENOENT when no capability has the pattern. */
 CAPSA_API int capsa_policy_calls(capsa_sandbox *sb, const char *pattern, uint64_t *used,
@@ -490,10 +513,11 @@ CAPSA_API char *capsa_policy_counts_json(capsa_sandbox *sb);
 /* Sets every capability's used calls back to zero. */
 CAPSA_API int capsa_policy_reset_counts(capsa_sandbox *sb);
 
-/* Would a call of tool name with the JSON arguments args_json[0..len) (NULL: none)
- * be allowed now? Spends nothing. *allowed gets 1 or 0 and message (message_size
- * bytes, may be NULL) the policy's message. CAPSA_EINVAL when args_json is not
- * strict JSON. */
+/* Would a call of tool name (either separator, or its flat name) with the JSON
+ * arguments args_json[0..len) (NULL: none) be allowed now by the policy? Spends
+ * nothing, and checks the policy only (not the tool's schema). *allowed gets 1 or
+ * 0 and message (message_size bytes, may be NULL) the policy's message.
+ * CAPSA_EINVAL when args_json is not strict JSON. */
 CAPSA_API int capsa_policy_check(capsa_sandbox *sb, const char *name, const char *args_json,
                                  size_t len, int *allowed, char *message, size_t message_size);
 

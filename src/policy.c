@@ -183,14 +183,15 @@ static const char *string_field(loader *L, const json_t *o, const char *name, in
     return s;
 }
 
-/* Checks a '/'-separated path or pattern: not empty, no empty segment, and, for a
- * pattern, '*' only as a whole segment "*" or "**". */
+/* Checks a parameter path (segments split on '/') or a pattern (split on '.' and
+ * '/'): not empty, no empty segment, and, for a pattern, '*' only as a whole
+ * segment "*" or "**". */
 static int check_segments(loader *L, const char *s, int pattern)
 {
     if (*s == '\0')
         return fail(L, "must not be empty");
     for (const char *seg = s;;) {
-        size_t n = strcspn(seg, "/");
+        size_t n = strcspn(seg, pattern ? "./" : "/");
         if (n == 0)
             return fail(L, "empty segment in '%.200s'", s);
         if (pattern && memchr(seg, '*', n) && !(n == 1 || (n == 2 && seg[0] == '*' && seg[1] == '*')))
@@ -444,6 +445,7 @@ static int load_cap(loader *L, capsa__policy *p, const json_t *j)
         cons_list_free(L->a, list, n);
         return oom(L);
     }
+    capsa__name_canon(pat, strlen(pat));
     return append_cap(L, p, pat, list, n, max_calls);
 }
 
@@ -552,6 +554,7 @@ int capsa__policy_add(capsa__policy *p, const char *pattern, const char *constra
         cons_list_free(&p->a, list, n);
         return oom(&L);
     }
+    capsa__name_canon(pat, strlen(pat));
     return append_cap(&L, p, pat, list, n, max_calls);
 }
 
@@ -570,11 +573,28 @@ void capsa__policy_free(capsa__policy *p)
 
 /* ---- matching methods ----------------------------------------------------------- */
 
-/* Segments are walked in place: a segment is the text up to the next '/' or the end,
- * and an iterator of NULL means "no more segments". */
+void capsa__name_canon(char *name, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (name[i] == '/')
+            name[i] = '.';
+}
+
+int capsa__name_equal(const char *a, size_t alen, const char *b, size_t blen)
+{
+    if (alen != blen)
+        return 0;
+    for (size_t i = 0; i < alen; i++)
+        if (a[i] != b[i] && !(capsa__name_sep(a[i]) && capsa__name_sep(b[i])))
+            return 0;
+    return 1;
+}
+
+/* Segments are walked in place: a segment is the text up to the next separator
+ * ('.' or '/') or the end, and an iterator of NULL means "no more segments". */
 static size_t seg_len(const char *s)
 {
-    return strcspn(s, "/");
+    return strcspn(s, "./");
 }
 
 static const char *seg_next(const char *s)
@@ -585,7 +605,7 @@ static const char *seg_next(const char *s)
 
 static int seg_is_dstar(const char *s)
 {
-    return s[0] == '*' && s[1] == '*' && (s[2] == '/' || s[2] == '\0');
+    return s[0] == '*' && s[1] == '*' && (capsa__name_sep(s[2]) || s[2] == '\0');
 }
 
 /* A method is well formed when it is not empty and has no empty segment. */
@@ -820,9 +840,10 @@ static void put_str(msg *m, const char *s)
     put(m, s, strlen(s));
 }
 
-/* Writes s in single quotes, escaping quotes, backslashes, control characters and
- * bytes that are not UTF-8, so that a method name cannot forge the message's text.
- * Names longer than 200 bytes are cut with "...". */
+/* Writes the name or pattern s in single quotes, in its canonical form ('/' as
+ * '.'), escaping quotes, backslashes, control characters and bytes that are not
+ * UTF-8, so that a method name cannot forge the message's text. Names longer than
+ * 200 bytes are cut with "...". */
 static void put_quoted(msg *m, const char *s)
 {
     const unsigned char *u = (const unsigned char *)s;
@@ -842,7 +863,7 @@ static void put_quoted(msg *m, const char *s)
             put(m, esc, 2);
             i++;
         } else if (c >= 0x20 && c < 0x7f) {
-            put(m, s + i, 1);
+            put(m, c == '/' ? "." : s + i, 1);
             i++;
         } else if (c >= 0x80 && (k = capsa__utf8_len(u + i, n - i)) > 0) {
             put(m, s + i, k);
@@ -1029,7 +1050,8 @@ const char *capsa__policy_pattern(const capsa__policy *p, size_t i)
 long capsa__policy_index(const capsa__policy *p, const char *pattern)
 {
     for (size_t i = 0; p && pattern && i < p->n; i++)
-        if (strcmp(p->caps[i].pattern, pattern) == 0)
+        if (capsa__name_equal(p->caps[i].pattern, strlen(p->caps[i].pattern), pattern,
+                              strlen(pattern)))
             return (long)i;
     return -1;
 }

@@ -3,16 +3,18 @@
 // and every call a guest makes is decided by capsa__policy_check before any tool
 // runs. Deny by default: an empty policy refuses everything.
 //
-// Methods and patterns. The method given to the checker is the tool's name exactly
-// as it was registered ("stripe/charges/create", or "math.add"). Both are split on
-// '/' only; '.' is an ordinary character of a segment, so "math.add" is a single
-// segment: it is matched by the patterns "math.add", "*" and "**", but not by
-// "math/*" or "math/add" (register the tool as "math/add" to get that). In a pattern
-// a segment "*" matches exactly one segment, "**" zero or more, and any other
-// segment matches itself only (byte-exact, case-sensitive); so "math/**" matches
-// "math", "math/add" and "math/a/b". A '*' inside a longer segment ("charges*") is
-// a load error rather than a literal, as are empty segments ("a//b", a leading or
-// trailing '/'). A method that is empty or has an empty segment matches nothing.
+// Methods and patterns. A tool's name is segments joined by '.', its canonical
+// separator; '/' is the same separator, so "stripe/charges/create" and
+// "stripe.charges.create" are one name, and patterns may use either ("github.*",
+// "github/*"). Patterns are kept in the canonical form (every '/' made '.'), and
+// the decisions' messages name them so. In a pattern a segment "*" matches exactly
+// one segment, "**" zero or more, and any other segment matches itself only
+// (byte-exact, case-sensitive); so "math.**" matches "math", "math.add" and
+// "math.a.b", and "*" matches "echo" but not "math.add". A '*' inside a longer
+// segment ("charges*") is a load error rather than a literal, as are empty
+// segments ("a..b", "a/.b", a leading or trailing separator). A method that is
+// empty or has an empty segment matches nothing. (The tool registry accepts no
+// other separator: ':' is not one.)
 //
 // Constraints. Each names a parameter by a path ("amount", "body/user/email",
 // "items/0/id"): a segment looks a key up in an object, or, in an array, is an
@@ -82,16 +84,32 @@
 
 typedef struct capsa__policy capsa__policy;
 
+/* Whether ch joins two segments of a tool name or pattern: '.', the canonical
+ * separator, or '/', the same separator written another way. */
+static inline int capsa__name_sep(char ch)
+{
+    return ch == '.' || ch == '/';
+}
+
+/* Makes name[0..len) canonical in place: every '/' becomes '.'. */
+void capsa__name_canon(char *name, size_t len);
+
+/* Whether a[0..alen) and b[0..blen) are the same name or pattern: equal bytes,
+ * except that '.' and '/' are the same separator. */
+int capsa__name_equal(const char *a, size_t alen, const char *b, size_t blen);
+
 // The outcome of one check. capability is the index of the authorising capability
 // when allowed; when denied, the index of the capability the message is about (a
 // failed constraint or a spent budget), or -1 when no pattern matched. message is
 // NUL-terminated and tells the model what was refused and why, in one of the shapes
-//   No capability authorizes 'stripe/refunds/create'. Granted: ['stripe/charges/*']
-//   'stripe/charges/create' matched 'stripe/charges/*' but failed: amount <= 1000 (got 5000)
-//   Call limit reached for 'stripe/charges/*': 3 of 3 used
-// or "'m' allowed by 'pattern'" when allowed. When some capability passed its
-// constraints but had spent its budget, the limit is reported (the call would pass
-// otherwise); else the first constraint failure of the first matching capability.
+//   No capability authorizes 'stripe.refunds.create'. Granted: ['stripe.charges.*']
+//   'stripe.charges.create' matched 'stripe.charges.*' but failed: amount <= 1000 (got 5000)
+//   Call limit reached for 'stripe.charges.*': 3 of 3 used
+// or "'m' allowed by 'pattern'" when allowed. Methods and patterns are named in
+// their canonical form ('stripe.charges.create', whichever separator was given).
+// When some capability passed its constraints but had spent its budget, the limit
+// is reported (the call would pass otherwise); else the first constraint failure
+// of the first matching capability.
 // Names are quoted with ', \ and control bytes escaped; long texts are cut.
 typedef struct capsa__decision {
     int allowed;
@@ -112,7 +130,7 @@ int capsa__policy_new(const capsa_allocator *a, capsa__policy **out);
 int capsa__policy_parse(const capsa_allocator *a, const char *json, size_t len,
                         capsa__policy **out, char *err, size_t errsize);
 
-/* Appends a capability: pattern as in a policy file, constraints_json the text of
+/* Appends a capability: pattern as in a policy file (kept canonical), constraints_json the text of
  * a constraint list as in a policy file ("[{\"param\":...}]"; NULL for none) and
  * max_calls the budget (0: unlimited). The strings are copied. On failure the
  * policy is unchanged and err says why (CAPSA_EINVAL, paths as "constraints[0].op")
@@ -137,8 +155,8 @@ void capsa__policy_peek(const capsa__policy *p, const char *method, const json_t
 size_t capsa__policy_count(const capsa__policy *p);
 /* The pattern of capability i, valid while the policy lives; NULL if i is out of range. */
 const char *capsa__policy_pattern(const capsa__policy *p, size_t i);
-/* The first capability whose pattern is exactly pattern, or -1: the key of
- * get_remaining_calls(key). */
+// The first capability whose pattern is pattern (capsa__name_equal: "a/*" finds
+// "a.*"), or -1: the key of get_remaining_calls(key).
 long capsa__policy_index(const capsa__policy *p, const char *pattern);
 /* The budget of capability i; 0 when unlimited (or i out of range). */
 uint64_t capsa__policy_max_calls(const capsa__policy *p, size_t i);

@@ -23,6 +23,7 @@
 #include "json.h"
 #include "rt.h"
 #include "sandbox.h"
+#include "schema.h"
 
 #define DEFAULT_CONCURRENCY 8
 #define DEFAULT_CALL_TIMEOUT_MS 30000
@@ -37,6 +38,7 @@
 typedef struct tool {
     char *name, *flat, *description;
     char *schema; /* compact JSON text of the parameters' schema */
+    capsa__schema *validator; /* the same schema, compiled: every call is checked */
     capsa_tool_fn fn;
     void *ud;
     uint32_t flags;
@@ -193,6 +195,7 @@ static void tool_free(capsa__tools *t, tool *tl)
     capsa__free(t->a, tl->flat);
     capsa__free(t->a, tl->description);
     capsa__free(t->a, tl->schema);
+    capsa__schema_free(tl->validator);
     capsa__free(t->a, tl);
 }
 
@@ -566,11 +569,13 @@ void capsa__tools_free(capsa__tools *t)
 
 /* ---- the registry ---------------------------------------------------------------------- */
 
+/* The tool that name[0..len) names: its name, with either separator ("a/b" is
+ * "a.b"), or else its flat name. Registration keeps both unique across tools. */
 static tool *find_tool(const capsa__tools *t, const char *name, size_t len)
 {
     for (size_t i = 0; i < t->n_tools; i++) {
         tool *tl = t->tools[i];
-        if (strlen(tl->name) == len && memcmp(tl->name, name, len) == 0)
+        if (capsa__name_equal(tl->name, strlen(tl->name), name, len))
             return tl;
     }
     for (size_t i = 0; i < t->n_tools; i++) {
@@ -581,10 +586,12 @@ static tool *find_tool(const capsa__tools *t, const char *name, size_t len)
     return NULL;
 }
 
-/* Checks a tool name: segments of [A-Za-z0-9_-] joined by '.', '/' or ':', the
- * first starting with a letter or '_', at most CAPSA__TOOL_NAME_MAX bytes. Fills
- * flat (the name with . / - : as _). Returns 0 or -1. */
-static int check_name(const char *name, char *flat)
+/* Checks a tool name: segments of [A-Za-z0-9_-] joined by '.' or '/' (the same
+ * separator), the first starting with a letter or '_', at most
+ * CAPSA__TOOL_NAME_MAX bytes. Fills canon (the name with '.' as its separator:
+ * what the registry, the policy, the audit and the guest call it) and flat (with
+ * the separators and '-' as '_'). Returns 0 or -1. */
+static int check_name(const char *name, char *canon, char *flat)
 {
     size_t n = strlen(name);
     if (n == 0 || n > CAPSA__TOOL_NAME_MAX)
@@ -595,15 +602,16 @@ static int check_name(const char *name, char *flat)
         char ch = name[i];
         int word = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
                    ch == '_' || ch == '-';
-        if (capsa__tool_name_sep(ch)) {
-            if (i + 1 == n || capsa__tool_name_sep(name[i + 1]))
+        if (capsa__name_sep(ch)) {
+            if (i + 1 == n || capsa__name_sep(name[i + 1]))
                 return -1;
         } else if (!word) {
             return -1;
         }
-        flat[i] = capsa__tool_name_sep(ch) || ch == '-' ? '_' : ch;
+        canon[i] = capsa__name_sep(ch) ? '.' : ch;
+        flat[i] = capsa__name_sep(ch) || ch == '-' ? '_' : ch;
     }
-    flat[n] = '\0';
+    canon[n] = flat[n] = '\0';
     return 0;
 }
 
@@ -677,11 +685,10 @@ CAPSA_API void capsa_tool_def_init(capsa_tool_def *def)
     def->struct_size = sizeof(*def);
 }
 
-/* What is wrong with a tool's parameters schema, or NULL. Arguments are always a
- * JSON object, so the schema must describe one: an object whose "type", when
- * given, is "object", whose "properties", when given, is an object of schemas
- * (objects), and whose "required", when given, is an array of names. Deeper
- * keywords are the tool's business: they are passed on to the declarations. */
+/* What is wrong with the top of a tool's parameters schema, or NULL. Arguments are
+ * always a JSON object, so the schema must describe one: it is an object whose
+ * "type", when given, is "object". The rest is the validator's (schema.c), which
+ * refuses what it cannot check. */
 static const char *schema_problem(const json_t *schema)
 {
     if (!json_is_object(schema))
@@ -689,29 +696,45 @@ static const char *schema_problem(const json_t *schema)
     const json_t *type = json_object_get(schema, "type");
     if (type && !(json_is_string(type) && strcmp(json_string_value(type), "object") == 0))
         return "\"type\" must be \"object\": a tool's arguments are a JSON object";
-    const json_t *props = json_object_get(schema, "properties");
-    if (props) {
-        if (!json_is_object(props))
-            return "\"properties\" must be an object of schemas";
-        const char *key;
-        const json_t *v;
-        json_object_foreach((json_t *)props, key, v) {
-            if (!json_is_object(v) && !json_is_boolean(v))
-                return "each of \"properties\" must be a schema (an object)";
-        }
-    }
-    const json_t *req = json_object_get(schema, "required");
-    if (req) {
-        if (!json_is_array(req))
-            return "\"required\" must be an array of property names";
-        size_t i;
-        const json_t *v;
-        json_array_foreach(req, i, v) {
-            if (!json_is_string(v))
-                return "\"required\" must be an array of property names";
-        }
-    }
     return NULL;
+}
+
+/* Compiles d's parameters schema (none: {"type":"object"}) into *validator and its
+ * compact text into *text (the C library's malloc). Returns CAPSA_OK, or
+ * CAPSA_EINVAL / CAPSA_ENOMEM with the sandbox's message set and nothing kept. */
+static int compile_schema(capsa_sandbox *sb, const capsa_tool_def *d, const char *name,
+                          capsa__schema **validator, char **text)
+{
+    *validator = NULL;
+    *text = NULL;
+    json_error_t jerr;
+    json_t *schema;
+    if (d->parameters) {
+        schema = capsa__json_load_strict(d->parameters, strlen(d->parameters), 0, &jerr);
+        const char *bad = schema ? schema_problem(schema) : jerr.text;
+        if (bad) {
+            capsa__sandbox_errorf(sb, "tool '%s': parameters: %s", name, bad);
+            json_decref(schema);
+            return schema || json_error_code(&jerr) != json_error_out_of_memory ? CAPSA_EINVAL
+                                                                                : CAPSA_ENOMEM;
+        }
+    } else {
+        schema = json_pack("{s:s}", "type", "object");
+    }
+    char err[CAPSA__SCHEMA_MSG_MAX];
+    int rc = schema ? capsa__schema_compile(sb->alloc, schema, 0, validator, err, sizeof(err))
+                    : CAPSA_ENOMEM;
+    if (rc == CAPSA_OK && !(*text = json_dumps(schema, JSON_COMPACT))) {
+        capsa__schema_free(*validator);
+        *validator = NULL;
+        rc = CAPSA_ENOMEM;
+    }
+    json_decref(schema);
+    if (rc == CAPSA_EINVAL)
+        capsa__sandbox_errorf(sb, "tool '%s': parameters: %s", name, err);
+    else if (rc != CAPSA_OK)
+        capsa__sandbox_errorf(sb, "out of memory adding tool '%s'", name);
+    return rc;
 }
 
 CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
@@ -725,11 +748,11 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         return CAPSA_EINVAL;
     }
     capsa__tools *t = sb->tools;
-    char flat[CAPSA__TOOL_NAME_MAX + 1];
-    if (!d.name || check_name(d.name, flat) != 0) {
+    char canon[CAPSA__TOOL_NAME_MAX + 1], flat[CAPSA__TOOL_NAME_MAX + 1];
+    if (!d.name || check_name(d.name, canon, flat) != 0) {
         capsa__sandbox_errorf(sb, "invalid tool name '%.200s': segments of letters, digits, '_' "
-                                  "and '-' joined by '.', '/' or ':', starting with a letter or "
-                                  "'_', at most %d bytes",
+                                  "and '-' joined by '.' (or '/', the same separator), starting "
+                                  "with a letter or '_', at most %d bytes",
                               d.name ? d.name : "(null)", CAPSA__TOOL_NAME_MAX);
         return CAPSA_EINVAL;
     }
@@ -741,44 +764,38 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
         capsa__sandbox_errorf(sb, "tool '%s': an inline tool needs a callback", d.name);
         return CAPSA_EINVAL;
     }
+    /* "a/b" and "a.b" are one name; flat names must not collide either. */
     for (size_t i = 0; i < t->n_tools; i++) {
-        if (strcmp(t->tools[i]->name, d.name) == 0 || strcmp(t->tools[i]->flat, flat) == 0) {
+        if (strcmp(t->tools[i]->name, canon) == 0 || strcmp(t->tools[i]->flat, flat) == 0) {
             capsa__sandbox_errorf(sb, "tool '%s': the name%s is taken by tool '%s'", d.name,
-                                  strcmp(t->tools[i]->name, d.name) == 0 ? "" : " (its flat form)",
+                                  strcmp(t->tools[i]->name, canon) == 0 ? "" : " (its flat form)",
                                   t->tools[i]->name);
             return CAPSA_EEXIST;
         }
     }
-    /* The schema: parsed strictly, kept compact. */
-    json_error_t jerr;
-    json_t *schema = NULL;
-    if (d.parameters) {
-        schema = capsa__json_load_strict(d.parameters, strlen(d.parameters), 0, &jerr);
-        const char *bad = schema ? schema_problem(schema) : jerr.text;
-        if (bad) {
-            capsa__sandbox_errorf(sb, "tool '%s': parameters: %s", d.name, bad);
-            json_decref(schema);
-            return CAPSA_EINVAL;
-        }
-    } else {
-        schema = json_pack("{s:s}", "type", "object");
-    }
-    char *schema_text = schema ? json_dumps(schema, JSON_COMPACT) : NULL;
-    json_decref(schema);
+    /* The schema: parsed strictly, compiled once, kept compact for the guest. */
+    capsa__schema *validator;
+    char *schema_text;
+    int rc = compile_schema(sb, &d, d.name, &validator, &schema_text);
+    if (rc != CAPSA_OK)
+        return rc;
     tool *tl = capsa__malloc(t->a, sizeof(*tl));
     if (tl)
         memset(tl, 0, sizeof(*tl));
     if (tl) {
-        tl->name = dup_str(t->a, d.name);
+        tl->name = dup_str(t->a, canon);
         tl->flat = dup_str(t->a, flat);
         tl->description = dup_str(t->a, d.description ? d.description : "");
-        tl->schema = schema_text ? dup_str(t->a, schema_text) : NULL;
+        tl->schema = dup_str(t->a, schema_text);
+        tl->validator = validator;
+        validator = NULL;
         tl->fn = d.fn;
         tl->ud = d.ud;
         tl->flags = d.flags;
         tl->timeout_ms = d.timeout_ms;
     }
     free(schema_text);
+    capsa__schema_free(validator); /* not NULL only when tl could not be allocated */
     if (t->n_tools == t->cap_tools && tl) {
         size_t cap = t->cap_tools ? t->cap_tools * 2 : 8;
         tool **nt = capsa__malloc(t->a, cap * sizeof(*nt));
@@ -800,7 +817,7 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def)
     char path[DECL_PATH_MAX];
     int err = rebuild_list(t) == 0 ? write_declarations(t, tl, path) : CAPSA__WASI_ENOMEM;
     if (err) {
-        int rc = capsa__vfs_status(err);
+        rc = capsa__vfs_status(err);
         t->n_tools--;
         rebuild_list(t);
         tool_free(t, tl);
@@ -1029,6 +1046,22 @@ int32_t capsa__tools_call(capsa__tools *t, const char *name, size_t name_len, co
             call_errorf(t, c, "invalid_arguments", "the arguments of '%s' must be a JSON object",
                         tl->name);
         json_decref(parsed);
+        return refuse(t, c);
+    }
+    /* The tool's schema, before the policy: a call it refuses spends no budget. */
+    char why[CAPSA__SCHEMA_MSG_MAX];
+    int valid = capsa__schema_validate(tl->validator, parsed, why, sizeof(why));
+    if (valid != CAPSA_OK) {
+        int oom = valid == CAPSA_ENOMEM;
+        audit_head(t, c, tl->name, strlen(tl->name), args, args_len, "denied", NULL,
+                   oom ? "out of memory checking the arguments" : why, parsed);
+        json_decref(parsed);
+        if (oom)
+            call_errorf(t, c, "out_of_memory", "the host ran out of memory checking the arguments "
+                                               "of '%s'", tl->name);
+        else
+            call_errorf(t, c, "invalid_arguments", "the arguments of '%s' do not match its "
+                                                   "schema: %s", tl->name, why);
         return refuse(t, c);
     }
     capsa__decision d;

@@ -23,12 +23,6 @@
 /* The most worker threads a sandbox may have. */
 #define CAPSA__TOOLS_MAX_THREADS 256
 
-/* Whether ch joins two segments of a tool name ("math.add", "fs/read", "db:query"). */
-static inline int capsa__tool_name_sep(char ch)
-{
-    return ch == '.' || ch == '/' || ch == ':';
-}
-
 typedef struct capsa__tools capsa__tools;
 
 /* Creates the tool state of sb (no tools, an empty policy: every call denied).
@@ -67,8 +61,9 @@ capsa__policy *capsa__tools_policy(const capsa__tools *t);
 /* Makes p the policy (taken over); the one before is freed. */
 void capsa__tools_set_policy(capsa__tools *t, capsa__policy *p);
 
-/* The registered name of the tool that name names (by its name or its flat name),
- * or NULL: borrowed, valid while the sandbox lives. */
+/* The registered (canonical) name of the tool that name names (by its name, with
+ * '.' or '/' as the separator, or by its flat name), or NULL: borrowed, valid
+ * while the sandbox lives. */
 const char *capsa__tools_find(const capsa__tools *t, const char *name);
 
 /* The guest is about to wait: its next timer is due at wake_ns (0: none). */

@@ -55,7 +55,8 @@ test: deps
 # logs are checked for errors after the run instead.
 SAN_LOGS := $(BUILD)-san/sanitizer-logs
 SAN_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:use_sigaltstack=0:detect_leaks=1:log_path=$(abspath $(SAN_LOGS))/asan \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(abspath $(SAN_LOGS))/ubsan
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(abspath $(SAN_LOGS))/ubsan \
+	CAPSA_TEST_SANITIZED=1
 test-sanitize: deps
 	@$(MAKE) --no-print-directory SANITIZE=1 BUILD=$(BUILD)-san test-build
 	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)

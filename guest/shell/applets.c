@@ -1,4 +1,6 @@
-/* The applet registry: every table of applets, searched by name. */
+/* The applet registry: every table of applets, searched by name. The executor
+ * reaches it only through the applet hook (state.h), set by sh_new; `help`
+ * and the native build list it. */
 #include <string.h>
 
 #include "sh.h"

@@ -1,11 +1,12 @@
 /* Shell arithmetic, $(( )) and (( )): C's integer operators on 64-bit values,
- * with variables by name (their values evaluated in turn) and assignments. */
+ * with variables by name (their values evaluated in turn) and assignments. In
+ * the expansion layer (expand.h), on the base alone. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
+#include "expand.h"
 
 #define MAX_DEPTH 64
 

@@ -1,6 +1,7 @@
 /* The shell's builtins: the commands that read or change the shell itself
- * (variables, options, the working directory, control flow), which no applet
- * could do. */
+ * (variables, options, the working directory, control flow, eval and source),
+ * which no applet could do. Above the executor, which finds them through the
+ * builtin hook (state.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ast.h"
+#include "builtins.h"
 
 static void say(sh_io *io, const char *s)
 {
@@ -141,14 +142,7 @@ static int bi_pwd(sh_shell *sh, sh_io *io, int argc, char **argv)
 static void print_quoted(sh_io *io, const char *s)
 {
     sh_buf b = { 0 };
-    sh_buf_addc(&b, '\'');
-    for (; *s; s++) {
-        if (*s == '\'')
-            sh_buf_adds(&b, "'\\''");
-        else
-            sh_buf_addc(&b, *s);
-    }
-    sh_buf_addc(&b, '\'');
+    sh_buf_add_squoted(&b, s, strlen(s));
     sh_write(io->out, b.data, b.len);
     sh_buf_free(&b);
 }
@@ -201,7 +195,7 @@ static int declare(sh_shell *sh, sh_io *io, int argc, char **argv, int export)
             sh_report(io, "out of memory");
             return 1;
         }
-        if (!sh_is_name(name)) {
+        if (!sh_is_name(name, strlen(name))) {
             sh_report(io, "%s: `%s': not a valid identifier", argv[0], argv[i]);
             free(name);
             status = 1;
@@ -253,17 +247,10 @@ static int bi_local(sh_shell *sh, sh_io *io, int argc, char **argv)
             sh->cap_saved = cap;
         }
         sh_saved *s = &sh->saved[sh->n_saved];
-        s->name = strndup(argv[i], nl);
-        if (!s->name) {
+        if (sh_var_save(sh, argv[i], nl, s) < 0) {
             sh_report(io, "out of memory");
             return 1;
         }
-        const char *old = sh_var_get(sh, s->name);
-        s->value = old ? strdup(old) : NULL;
-        s->exported = 0;
-        for (int v = 0; v < sh->n_vars; v++)
-            if (strcmp(sh->vars[v].name, s->name) == 0)
-                s->exported = sh->vars[v].exported;
         s->depth = sh->funcs_depth;
         sh->n_saved++;
         if (sh_setvar(sh, s->name, eq ? eq + 1 : "", 0) < 0) {

@@ -1,7 +1,9 @@
 /* The shell's executor: runs a syntax tree — pipelines (each stage's output
  * collected and handed to the next), lists, control flow, functions,
- * redirections, subshells and command substitutions — and the builtins that
- * change the shell itself. */
+ * redirections, subshells and command substitutions — and the command lines
+ * that applets run (sh_run). It finds builtins and applets through the shell's
+ * hooks (state.h), which the top layer sets, so that it never calls the layers
+ * that call it. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,25 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ast.h"
+#include "exec.h"
 
 /* Functions calling functions, eval in eval, substitutions in substitutions. */
 #define MAX_DEPTH 200
 /* The most redirections of one command that hold a file open. */
 #define MAX_FILES 8
-
-void sh_report(sh_io *io, const char *fmt, ...)
-{
-    sh_buf b = { 0 };
-    va_list ap;
-    va_start(ap, fmt);
-    sh_buf_adds(&b, "sh: ");
-    sh_buf_vaddf(&b, fmt, ap);
-    sh_buf_addc(&b, '\n');
-    va_end(ap);
-    sh_write(io->err, b.data, b.len);
-    sh_buf_free(&b);
-}
 
 /* --- redirections --------------------------------------------------------- */
 
@@ -264,7 +253,7 @@ const sh_applet *sh_find_command(sh_shell *sh, const char *name)
     for (const sh_applet *e = sh->commands; e && e->name; e++)
         if (strcmp(e->name, name) == 0)
             return e;
-    return sh_applet_find(name);
+    return sh->hooks.applet(name);
 }
 
 int sh_run_applet(sh_shell *sh, sh_io *io, const sh_applet *a, int argc, char **argv)
@@ -318,7 +307,7 @@ static int run_script(sh_shell *sh, sh_io *io, int argc, char **argv)
     for (int i = 0; i < argc; i++)
         args[i + 1] = argv[i];
     int status;
-    sh_builtin_fn b = sh_find_builtin(run);
+    sh_builtin_fn b = sh->hooks.builtin(run);
     const sh_applet *a = b ? NULL : sh_find_command(sh, run);
     if (b) {
         status = b(sh, io, argc + 1, args);
@@ -339,7 +328,7 @@ static int run_argv(sh_shell *sh, sh_io *io, int argc, char **argv)
     sh_func *f = find_func(sh, argv[0]);
     if (f)
         return call_function(sh, f, io, argc, argv);
-    sh_builtin_fn b = sh_find_builtin(argv[0]);
+    sh_builtin_fn b = sh->hooks.builtin(argv[0]);
     if (b)
         return b(sh, io, argc, argv);
     if (strchr(argv[0], '/'))
@@ -450,12 +439,7 @@ static int exec_simple(sh_shell *sh, sh_node *n, sh_io *io)
             size_t nl = (size_t)(eq - w->text);
             if (nl > 0 && w->text[nl - 1] == '+')
                 nl--;
-            prev[i].name = strndup(w->text, nl);
-            const char *old = prev[i].name ? sh_var_get(sh, prev[i].name) : NULL;
-            prev[i].value = old ? strdup(old) : NULL;
-            for (int v = 0; v < sh->n_vars; v++)
-                if (prev[i].name && strcmp(sh->vars[v].name, prev[i].name) == 0)
-                    prev[i].exported = sh->vars[v].exported;
+            sh_var_save(sh, w->text, nl, &prev[i]);
         }
         if (assign(sh, &r.io, n->assigns, 1) < 0) {
             status = 1;
@@ -768,11 +752,6 @@ static int define_function(sh_shell *sh, sh_node *n, sh_io *io)
     return 0;
 }
 
-int sh_exec(sh_shell *sh, sh_node *n, sh_io *io)
-{
-    return exec_node(sh, n, io);
-}
-
 int sh_exec_source(sh_shell *sh, const char *src, sh_io *io)
 {
     if (sh->depth >= MAX_DEPTH) {
@@ -816,4 +795,60 @@ char *sh_capture(sh_shell *sh, sh_io *io, const char *src)
         while (len > 0 && text[len - 1] == '\n')
             text[--len] = '\0';
     return text;
+}
+
+/* --- commands that applets run (sh.h) -------------------------------------- */
+
+/* Quotes s for the shell when it needs it (eval of a command built from argv). */
+static void add_quoted(sh_buf *b, const char *s)
+{
+    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+                  strlen(s)) {
+        sh_buf_adds(b, s);
+        return;
+    }
+    sh_buf_add_squoted(b, s, strlen(s));
+}
+
+int sh_run(sh_proc *p, char **argv, char **assigns, const char *in, size_t in_len)
+{
+    sh_shell *sh = p->sh;
+    if (!argv[0])
+        return 0;
+    /* The command is run as the shell would run the same words, quoted. */
+    sh_buf cmd = { 0 };
+    for (char **a = assigns; a && *a; a++) {
+        const char *eq = strchr(*a, '=');
+        if (!eq)
+            continue;
+        sh_buf_add(&cmd, *a, (size_t)(eq - *a + 1));
+        add_quoted(&cmd, eq + 1);
+        sh_buf_addc(&cmd, ' ');
+    }
+    for (char **a = argv; *a; a++) {
+        if (a != argv)
+            sh_buf_addc(&cmd, ' ');
+        add_quoted(&cmd, *a);
+    }
+    char *src = sh_buf_cstr(&cmd);
+    if (!src) {
+        sh_err(p, "out of memory");
+        sh_buf_free(&cmd);
+        return 126;
+    }
+    sh_input input = { in, in_len, 0 };
+    sh_io io = { &input, p->out, p->err };
+    sh_snapshot *s = sh_snapshot_take(sh);
+    if (!s) {
+        sh_err(p, "out of memory");
+        sh_buf_free(&cmd);
+        return 126;
+    }
+    int status = sh_exec_source(sh, src, &io);
+    if (sh->flow == FLOW_EXIT)
+        status = sh->flow_n;
+    sh_snapshot_restore(sh, s);
+    sh->flow = FLOW_NONE;
+    sh_buf_free(&cmd);
+    return status;
 }

@@ -1,6 +1,8 @@
 /* Word expansion: parameters (with the POSIX and common bash operators),
  * command substitution, arithmetic, field splitting on IFS, pathname globbing
- * and quote removal, in POSIX's order. */
+ * and quote removal, in POSIX's order. Above the parser (whose scanners it
+ * shares); a command substitution runs through the capture hook (state.h),
+ * since the executor is the layer above. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -10,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ast.h"
+#include "expand.h"
 
 /* Each expanded character carries where it came from. */
 enum { C_LIT = 0, C_QUOTED = 1, C_EXP = 2 /* unquoted expansion: split, globbed */ };
@@ -79,16 +81,6 @@ static void free_fields(fields *f)
     memset(f, 0, sizeof(*f));
 }
 
-int sh_is_name(const char *s)
-{
-    if (!(isalpha((unsigned char)*s) || *s == '_'))
-        return 0;
-    for (s++; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_'))
-            return 0;
-    return 1;
-}
-
 /* The value of parameter name (a name, a digit string or one special
  * character), or NULL when unset. May point into scratch. */
 static const char *param(xctx *x, const char *name, sh_buf *scratch)
@@ -138,6 +130,16 @@ static int expand_part(xctx *x, const char *s, size_t len, int quoted);
 static void put_value(xctx *x, const char *v, int quoted)
 {
     put(x, v, strlen(v), quoted ? C_QUOTED : C_EXP);
+}
+
+/* Puts the result r of an operator (taken; NULL when it ran out of memory). */
+static void put_result(xctx *x, char *r, int quoted)
+{
+    if (r)
+        put_value(x, r, quoted);
+    else
+        x->f.nomem = 1;
+    free(r);
 }
 
 /* Expands the word w[0..n) (a ${...} operand) into a string: quotes removed, or,
@@ -329,7 +331,7 @@ static void expand_brace(xctx *x, const char *s, size_t n, int quoted)
             if (o == '=') {
                 char *val = operand_string(x, w, wn);
                 if (val) {
-                    if (!sh_is_name(name)) {
+                    if (!sh_is_name(name, strlen(name))) {
                         sh_report(x->io, "$%s: cannot assign in this way", name);
                         x->error = 1;
                     } else {
@@ -369,11 +371,7 @@ static void expand_brace(xctx *x, const char *s, size_t n, int quoted)
         char *pat = operand_pattern(x, w, wn);
         if (pat) {
             char *r = trim(v ? v : "", pat, o == '%', longest);
-            if (r)
-                put_value(x, r, quoted);
-            else
-                x->f.nomem = 1;
-            free(r);
+            put_result(x, r, quoted);
             free(pat);
         }
         break;
@@ -396,11 +394,7 @@ static void expand_brace(xctx *x, const char *s, size_t n, int quoted)
         char *rep = k < wn ? operand_string(x, w + k + 1, wn - k - 1) : strdup("");
         if (pat && rep) {
             char *r = replace(v ? v : "", pat, rep, mode);
-            if (r)
-                put_value(x, r, quoted);
-            else
-                x->f.nomem = 1;
-            free(r);
+            put_result(x, r, quoted);
         }
         free(pat);
         free(rep);
@@ -487,7 +481,7 @@ static void expand_command(xctx *x, const char *src, size_t n, int quoted)
     }
     memcpy(code, src, n);
     code[n] = '\0';
-    char *out = sh_capture(x->sh, x->io, code);
+    char *out = x->sh->hooks.capture(x->sh, x->io, code);
     free(code);
     if (!out) {
         x->f.nomem = 1;

@@ -30,10 +30,11 @@ static int usage_error(sh_proc *p, int status)
     return status;
 }
 
-static int oom(sh_proc *p)
+/* The usage error of a command given no operand. */
+static int missing_operand(sh_proc *p)
 {
-    sh_err(p, "out of memory");
-    return 1;
+    sh_err(p, "missing operand");
+    return usage_error(p, 1);
 }
 
 /* The path resolved against the shell's working directory, or NULL with errno
@@ -67,18 +68,12 @@ static void default_permissions(struct stat *st)
 #endif
 }
 
-/* lstat (follow == 0) or stat of a path relative to the shell's directory. */
+/* sh_stat with the permissions a user expects (default_permissions). */
 static int path_stat(sh_proc *p, const char *path, struct stat *st, int follow)
 {
-    char *f = resolve(p, path);
-    if (!f)
-        return -1;
-    int r = follow ? stat(f, st) : lstat(f, st);
-    int e = errno;
-    free(f);
+    int r = sh_stat(p, path, st, follow);
     if (r == 0)
         default_permissions(st);
-    errno = e;
     return r;
 }
 
@@ -621,7 +616,7 @@ static int cat_data(sh_proc *p, cat_opts *o, const char *d, size_t n)
     }
     if (r != 0) {
         sh_buf_free(&b);
-        return oom(p);
+        return sh_oom(p);
     }
     r = sh_out(p, b.data, b.len) < 0 ? SH_STATUS_PIPE : 0;
     sh_buf_free(&b);
@@ -705,8 +700,7 @@ static int basename_main(sh_proc *p, int argc, char **argv)
     }
     int n = argc - g.ind;
     if (n < 1) {
-        sh_err(p, "missing operand");
-        return usage_error(p, 1);
+        return missing_operand(p);
     }
     if (!multiple) {
         if (n > 2) {
@@ -720,7 +714,7 @@ static int basename_main(sh_proc *p, int argc, char **argv)
     for (int i = 0; i < n; i++) {
         char *b = base_name(argv[g.ind + i]);
         if (!b)
-            return oom(p);
+            return sh_oom(p);
         size_t lb = strlen(b), ls = suffix ? strlen(suffix) : 0;
         if (ls > 0 && lb > ls && strcmp(b + lb - ls, suffix) == 0)
             b[lb - ls] = '\0';
@@ -744,13 +738,12 @@ static int dirname_main(sh_proc *p, int argc, char **argv)
         end = '\0';
     }
     if (g.ind >= argc) {
-        sh_err(p, "missing operand");
-        return usage_error(p, 1);
+        return missing_operand(p);
     }
     for (int i = g.ind; i < argc; i++) {
         char *d = dir_name(argv[i]);
         if (!d)
-            return oom(p);
+            return sh_oom(p);
         int r = sh_outs(p, d) | sh_outc(p, end);
         free(d);
         if (r < 0)
@@ -865,7 +858,7 @@ static int make_dir(sh_proc *p, const char *path, int parents, int verbose, mode
     if (parents) {
         char *tmp = strdup(path);
         if (!tmp) {
-            oom(p);
+            sh_oom(p);
             return -1;
         }
         for (char *s = tmp; *s && s[1]; s++) {
@@ -925,8 +918,7 @@ static int mkdir_main(sh_proc *p, int argc, char **argv)
         }
     }
     if (g.ind >= argc) {
-        sh_err(p, "missing operand");
-        return usage_error(p, 1);
+        return missing_operand(p);
     }
     int status = 0;
     for (int i = g.ind; i < argc; i++) {
@@ -955,14 +947,13 @@ static int rmdir_main(sh_proc *p, int argc, char **argv)
         }
     }
     if (g.ind >= argc) {
-        sh_err(p, "missing operand");
-        return usage_error(p, 1);
+        return missing_operand(p);
     }
     int status = 0;
     for (int i = g.ind; i < argc; i++) {
         char *path = strdup(argv[i]);
         if (!path)
-            return oom(p);
+            return sh_oom(p);
         for (;;) {
             if (verbose && sh_printf(p, "%s: removing directory, '%s'\n", p->name, path) < 0) {
                 free(path);
@@ -981,7 +972,7 @@ static int rmdir_main(sh_proc *p, int argc, char **argv)
             free(path);
             path = up;
             if (!path)
-                return oom(p);
+                return sh_oom(p);
             if (strcmp(path, ".") == 0 || strcmp(path, "/") == 0)
                 break;
         }
@@ -1054,14 +1045,14 @@ static int chmod_path(sh_proc *p, const chmod_opts *o, const char *path, int top
     name_list l;
     if (read_dir(p, path, &l) < 0) {
         if (errno == ENOMEM)
-            return oom(p);
+            return sh_oom(p);
         sh_err(p, "cannot read directory '%s': %s", path, strerror(errno));
         return 1;
     }
     for (size_t i = 0; i < l.n && status != SH_STATUS_PIPE; i++) {
         char *sub = path_join(path, l.v[i]);
         if (!sub) {
-            status = oom(p);
+            status = sh_oom(p);
             break;
         }
         int r = chmod_path(p, o, sub, 0);
@@ -1088,7 +1079,7 @@ static int chmod_main(sh_proc *p, int argc, char **argv)
     sh_buf dmode = { 0 };
     int nops = 0, status = 0, dashdash = 0;
     if (!ops)
-        return oom(p);
+        return sh_oom(p);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (dashdash || a[0] != '-' || !a[1]) {
@@ -1121,7 +1112,7 @@ static int chmod_main(sh_proc *p, int argc, char **argv)
         } else if (dash_mode(a)) {
             if ((dmode.len && sh_buf_addc(&dmode, ',') < 0) || sh_buf_adds(&dmode, a) < 0 ||
                 !sh_buf_cstr(&dmode)) {
-                status = oom(p);
+                status = sh_oom(p);
                 goto done;
             }
         } else {
@@ -1226,7 +1217,7 @@ static int rm_path(sh_proc *p, rm_opts *o, const char *path)
                 char *child = path_join(path, l.v[i]);
                 if (!child) {
                     name_list_free(&l);
-                    return oom(p);
+                    return sh_oom(p);
                 }
                 status |= rm_path(p, o, child);
                 free(child);
@@ -1282,14 +1273,13 @@ static int rm_main(sh_proc *p, int argc, char **argv)
     if (g.ind >= argc) {
         if (o.force)
             return 0;
-        sh_err(p, "missing operand");
-        return usage_error(p, 1);
+        return missing_operand(p);
     }
     int status = 0;
     for (int i = g.ind; i < argc && !p->out->broken; i++) {
         char *b = base_name(argv[i]);
         if (!b)
-            return oom(p);
+            return sh_oom(p);
         int dots = strcmp(b, ".") == 0 || strcmp(b, "..") == 0;
         int root = strcmp(b, "/") == 0;
         free(b);
@@ -1452,7 +1442,6 @@ static int touch_main(sh_proc *p, int argc, char **argv)
  * number, -2 when too large. */
 static int parse_size(const char *s, long long *out)
 {
-    static const char units[] = "KMGTPE";
     int neg = *s == '-';
     if (*s == '+' || *s == '-')
         s++;
@@ -1468,22 +1457,16 @@ static int parse_size(const char *s, long long *out)
             v = v * 10 + d;
     }
     if (*s) {
-        char u = *s == 'k' || *s == 'm' || *s == 'g' || *s == 't' ? (char)(*s - 'a' + 'A') : *s;
-        const char *at = strchr(units, u);
-        if (!at || !u)
-            return u == 'Z' || u == 'Y' || u == 'R' || u == 'Q' ? -2 : -1;
-        unsigned long long base = 1024;
-        s++;
-        if (strcmp(s, "B") == 0)
-            base = 1000;
-        else if (*s && strcmp(s, "iB") != 0)
+        /* Z and up are past any file size (past LLONG_MAX even for 1). */
+        if (strchr("ZYRQ", *s))
+            return -2;
+        uintmax_t mult;
+        if (sh_size_suffix(s, "KMGTPEkmgt", &mult) < 0)
             return -1;
-        for (long k = 0; k <= at - units; k++) {
-            if (v > limit / base)
-                too_large = 1;
-            else
-                v *= base;
-        }
+        if (v > limit / mult)
+            too_large = 1;
+        else
+            v *= mult;
     }
     if (too_large)
         return -2;
@@ -1708,7 +1691,7 @@ static int ln_main(sh_proc *p, int argc, char **argv)
         char *dest = b ? (target_dir ? path_join(target_dir, b) : strdup(b)) : NULL;
         free(b);
         if (!dest)
-            return oom(p);
+            return sh_oom(p);
         int r = ln_one(p, ops[i], dest, symbolic, force, verbose);
         free(dest);
         if (r == SH_STATUS_PIPE)
@@ -1886,8 +1869,7 @@ static int stat_main(sh_proc *p, int argc, char **argv)
         }
     }
     if (g.ind >= argc) {
-        sh_err(p, "missing operand");
-        return usage_error(p, 1);
+        return missing_operand(p);
     }
     int status = 0;
     for (int i = g.ind; i < argc; i++) {
@@ -1923,7 +1905,7 @@ static int stat_main(sh_proc *p, int argc, char **argv)
         }
         if (err) {
             sh_buf_free(&b);
-            return oom(p);
+            return sh_oom(p);
         }
         int r = sh_out(p, b.data, b.len);
         sh_buf_free(&b);
@@ -2158,7 +2140,7 @@ static int ls_print(sh_proc *p, const ls_opts *o, ls_entry *e, size_t n, int tot
     }
     if (err) {
         sh_buf_free(&b);
-        return oom(p);
+        return sh_oom(p);
     }
     int r = sh_out(p, b.data, b.len) < 0 ? SH_STATUS_PIPE : 0;
     sh_buf_free(&b);
@@ -2193,7 +2175,7 @@ static int ls_dir(sh_proc *p, const ls_opts *o, const char *path, int header, in
     int status = 0;
     if (!e) {
         name_list_free(&l);
-        return oom(p) + 1;
+        return sh_oom(p) + 1;
     }
     if (o->all) {
         if (ls_fill(p, o, &e[n++], ".", path) < 0)
@@ -2261,7 +2243,7 @@ static int ls_dir(sh_proc *p, const ls_opts *o, const char *path, int header, in
 nomem:
     name_list_free(&l);
     ls_entries_free(e, n);
-    return oom(p) + 1;
+    return sh_oom(p) + 1;
 }
 
 static int ls_main(sh_proc *p, int argc, char **argv)
@@ -2312,7 +2294,7 @@ static int ls_main(sh_proc *p, int argc, char **argv)
     if (!files || !dirs) {
         free(files);
         free(dirs);
-        return oom(p) + 1;
+        return sh_oom(p) + 1;
     }
     /* Command-line symlinks to directories are followed unless -l, -F or -d. */
     int follow_args = o.follow || !(o.longfmt || o.classify || o.dirs_only);
@@ -2332,12 +2314,12 @@ static int ls_main(sh_proc *p, int argc, char **argv)
         e->st = st;
         e->ok = 1;
         if (!e->name || !e->path) {
-            status = oom(p) + 1;
+            status = sh_oom(p) + 1;
             goto done;
         }
     }
     if (ls_sort_entries(files, nf, &o) < 0 || ls_sort_entries(dirs, nd, &o) < 0) {
-        status = oom(p) + 1;
+        status = sh_oom(p) + 1;
         goto done;
     }
     if (nf > 0) {
@@ -2410,7 +2392,7 @@ static int du_walk(sh_proc *p, const du_opts *o, const char *path, long long dep
                 unsigned long long sub;
                 if (!child) {
                     name_list_free(&l);
-                    return oom(p);
+                    return sh_oom(p);
                 }
                 int r = du_walk(p, o, child, depth + 1, &sub);
                 free(child);
@@ -2684,8 +2666,7 @@ static int realpath_main(sh_proc *p, int argc, char **argv)
         }
     }
     if (g.ind >= argc) {
-        sh_err(p, "missing operand");
-        return usage_error(p, 1);
+        return missing_operand(p);
     }
     char *base = NULL;
     if (rel && !(base = canonicalize(p, rel, must, no_links))) {
@@ -2706,7 +2687,7 @@ static int realpath_main(sh_proc *p, int argc, char **argv)
             free(r);
             if (!(r = rp)) {
                 free(base);
-                return oom(p);
+                return sh_oom(p);
             }
         }
         int w = sh_outs(p, r) | sh_outc(p, end);
@@ -2851,7 +2832,7 @@ static int copy_tree(sh_proc *p, const cp_opts *o, const char *src, const char *
             if (!d) {
                 free(s);
                 name_list_free(&l);
-                return oom(p);
+                return sh_oom(p);
             }
             ancestor here = { st.st_dev, st.st_ino, up };
             status |= copy_tree(p, o, s, d, 0, &here);
@@ -3011,7 +2992,7 @@ static int cp_main(sh_proc *p, int argc, char **argv)
     for (int i = 0; i < nsrc && !p->out->broken; i++) {
         char *dst = destination(target_dir, ops[i], ops[n - 1]);
         if (!dst)
-            return oom(p);
+            return sh_oom(p);
         status |= copy_tree(p, &o, ops[i], dst, 1, NULL);
         free(dst);
     }
@@ -3063,7 +3044,7 @@ static int mv_main(sh_proc *p, int argc, char **argv)
         }
         char *dst = destination(target_dir, ops[i], ops[n - 1]);
         if (!dst)
-            return oom(p);
+            return sh_oom(p);
         int exists = path_stat(p, dst, &dst_st, 0) == 0;
         if (exists && (no_clobber || (update && dst_st.st_mtim.tv_sec >= st.st_mtim.tv_sec) ||
                        (interactive && !ask(p, &answer, "overwrite '%s'?%s ", dst, "")))) {
@@ -3153,7 +3134,7 @@ static find_node *find_new(find_ctx *c, enum find_kind kind)
     find_node *n = calloc(1, sizeof(*n));
     if (!n) {
         if (!c->error)
-            oom(c->p);
+            sh_oom(c->p);
         c->error = 1;
         return NULL;
     }
@@ -3233,6 +3214,9 @@ static char *emacs_to_ere(const char *s)
     int err = 0;
     for (; *s && !err; s++) {
         if (*s == '[') {
+            /* As in GNU find's default syntax, which knows no [:class:], the
+               expression ends at the first ']' after its start ("[]" and "[^]"
+               put a ']' in it): not sh_rx_bracket. */
             const char *e = s + 1;
             if (*e == '^')
                 e++;
@@ -3274,7 +3258,7 @@ static find_node *find_regex(find_ctx *c, find_node *n, const char *pat, int ica
         sh_buf_adds(&b, basic ? "\\)$" : ")$")) {
         free(ere);
         sh_buf_free(&b);
-        oom(c->p);
+        sh_oom(c->p);
         c->error = 1;
         return NULL;
     }
@@ -3307,7 +3291,7 @@ static find_node *find_exec(find_ctx *c, find_node *n, const char *primary)
     n->ncmd = c->pos - start;
     n->cmd = malloc(sizeof(char *) * ((size_t)n->ncmd + 1));
     if (!n->cmd) {
-        oom(c->p);
+        sh_oom(c->p);
         c->error = 1;
         return NULL;
     }
@@ -3520,6 +3504,18 @@ static find_node *find_parse_not(find_ctx *c)
 }
 
 /* Parses a conjunction: primaries side by side or joined by -a. */
+/* A node of the given kind over left and right; NULL when right is (a parse
+ * error, already reported) or out of memory. */
+static find_node *find_join(find_ctx *c, enum find_kind kind, find_node *left, find_node *right)
+{
+    find_node *n = right ? find_new(c, kind) : NULL;
+    if (n) {
+        n->a = left;
+        n->b = right;
+    }
+    return n;
+}
+
 static find_node *find_parse_and(find_ctx *c)
 {
     find_node *left = find_parse_not(c);
@@ -3529,13 +3525,7 @@ static find_node *find_parse_and(find_ctx *c)
             break;
         if (strcmp(t, "-a") == 0 || strcmp(t, "-and") == 0)
             c->pos++;
-        find_node *right = find_parse_not(c);
-        find_node *n = right ? find_new(c, F_AND) : NULL;
-        if (!n)
-            return NULL;
-        n->a = left;
-        n->b = right;
-        left = n;
+        left = find_join(c, F_AND, left, find_parse_not(c));
     }
     return left;
 }
@@ -3546,13 +3536,7 @@ static find_node *find_parse_or(find_ctx *c)
     while (left && c->pos < c->nargs &&
            (strcmp(c->args[c->pos], "-o") == 0 || strcmp(c->args[c->pos], "-or") == 0)) {
         c->pos++;
-        find_node *right = find_parse_and(c);
-        find_node *n = right ? find_new(c, F_OR) : NULL;
-        if (!n)
-            return NULL;
-        n->a = left;
-        n->b = right;
-        left = n;
+        left = find_join(c, F_OR, left, find_parse_and(c));
     }
     return left;
 }
@@ -3604,7 +3588,7 @@ static void find_flush(find_ctx *c, find_node *n)
         return;
     char **words = malloc(sizeof(char *) * ((size_t)n->ncmd + n->npending + 1));
     if (!words) {
-        oom(c->p);
+        sh_oom(c->p);
         c->status = 1;
     } else {
         int k = 0;
@@ -3632,7 +3616,7 @@ static int find_do_exec(find_ctx *c, find_node *n, const find_file *f)
             n->pending = np;
         if (!np || !copy) {
             free(copy);
-            oom(c->p);
+            sh_oom(c->p);
             c->status = 1;
             return 1;
         }
@@ -3645,7 +3629,7 @@ static int find_do_exec(find_ctx *c, find_node *n, const find_file *f)
     char **words = calloc((size_t)n->ncmd + 1, sizeof(char *));
     int ok = 0, err = 0;
     if (!words) {
-        oom(c->p);
+        sh_oom(c->p);
         c->status = 1;
         return 0;
     }
@@ -3663,7 +3647,7 @@ static int find_do_exec(find_ctx *c, find_node *n, const find_file *f)
         err |= !words[i];
     }
     if (err) {
-        oom(c->p);
+        sh_oom(c->p);
         c->status = 1;
     } else {
         ok = find_run(c, words);
@@ -3794,7 +3778,7 @@ static int find_printf(find_ctx *c, const char *fmt, const find_file *f)
     }
     if (err) {
         sh_buf_free(&b);
-        oom(c->p);
+        sh_oom(c->p);
         c->status = 1;
         return 1;
     }
@@ -3924,7 +3908,7 @@ static void find_walk(find_ctx *c, find_node *expr, const char *path, const char
             for (size_t i = 0; i < l.n && !c->quit; i++) {
                 char *child = path_join(path, l.v[i]);
                 if (!child) {
-                    oom(c->p);
+                    sh_oom(c->p);
                     c->status = 1;
                     c->quit = 1;
                     break;
@@ -3989,7 +3973,7 @@ static int find_main(sh_proc *p, int argc, char **argv)
         }
         char *name = base_name(start);
         if (!name) {
-            c.status = oom(p);
+            c.status = sh_oom(p);
             break;
         }
         c.start = start;
@@ -4280,7 +4264,7 @@ static int tar_create(tar_ctx *t, int nops, char **ops)
                                       ? sizeof(zeros) : record - a.len % record);
     if (r < 0) {
         sh_buf_free(&a);
-        oom(t->p);
+        sh_oom(t->p);
         return 2;
     }
     int status = 0;
@@ -4616,7 +4600,7 @@ static int tar_read(tar_ctx *t, const char *data, size_t len)
     free(long_name);
     free(long_link);
     if (r < 0) {
-        oom(t->p);
+        sh_oom(t->p);
         return 2;
     }
     if (t->mode == 'x')
@@ -4681,14 +4665,14 @@ static int tar_main(sh_proc *p, int argc, char **argv)
     if (argc > 1 && argv[1][0] != '-') {
         args = tar_expand_bundle(argc, argv, &nargs, &storage);
         if (!args)
-            return oom(p) + 1;
+            return sh_oom(p) + 1;
     }
     tar_ctx t = { .p = p, .file = "-", .ugswidth = 18 };
     int status = 0, compress = 0;
     sh_opt g = { 1, 0, NULL };
     char **excl = calloc((size_t)nargs + 1, sizeof(char *));
     if (!excl) {
-        status = oom(p) + 1;
+        status = sh_oom(p) + 1;
         goto done;
     }
     t.excludes = excl;
@@ -4759,7 +4743,7 @@ static int tar_main(sh_proc *p, int argc, char **argv)
         char *data = NULL;
         size_t len = 0;
         if (!t.found) {
-            status = oom(p) + 1;
+            status = sh_oom(p) + 1;
         } else if (strcmp(t.file, "-") == 0) {
             status = tar_read(&t, p->in, p->in_len);
         } else if (sh_load(p, t.file, &data, &len) < 0) {

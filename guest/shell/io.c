@@ -1,6 +1,8 @@
-/* The shell's plumbing for commands: byte buffers, output streams (a file
- * descriptor or a bounded in-memory pipe), error messages, whole-file reads and
- * writes against the working directory, option parsing, and civil dates. */
+/* The shell's plumbing, under every other file: byte buffers, output streams (a
+ * file descriptor or a bounded in-memory pipe), error messages, whole-file reads
+ * and writes against the working directory, option parsing, and civil dates.
+ * It calls nothing of the interpreter; it only reads the shell's working
+ * directory (state.h) to resolve paths. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -10,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sh.h"
+#include "state.h"
 
 int sh_buf_add(sh_buf *b, const void *p, size_t n)
 {
@@ -70,6 +72,14 @@ int sh_buf_addf(sh_buf *b, const char *fmt, ...)
     int r = sh_buf_vaddf(b, fmt, ap);
     va_end(ap);
     return r;
+}
+
+int sh_buf_add_squoted(sh_buf *b, const char *s, size_t n)
+{
+    int r = sh_buf_addc(b, '\'');
+    for (size_t i = 0; i < n && r == 0; i++)
+        r = s[i] == '\'' ? sh_buf_adds(b, "'\\''") : sh_buf_addc(b, s[i]);
+    return r == 0 ? sh_buf_addc(b, '\'') : -1;
 }
 
 char *sh_buf_cstr(sh_buf *b)
@@ -169,18 +179,23 @@ int sh_printf(sh_proc *p, const char *fmt, ...)
     return r;
 }
 
-void sh_err(sh_proc *p, const char *fmt, ...)
+void sh_verr(sh_stream *err, const char *name, const char *fmt, va_list ap)
 {
     sh_buf b = { 0 };
-    va_list ap;
-    va_start(ap, fmt);
-    sh_buf_adds(&b, p->name);
+    sh_buf_adds(&b, name);
     sh_buf_adds(&b, ": ");
     sh_buf_vaddf(&b, fmt, ap);
     sh_buf_addc(&b, '\n');
-    va_end(ap);
-    sh_write(p->err, b.data, b.len);
+    sh_write(err, b.data, b.len);
     sh_buf_free(&b);
+}
+
+void sh_err(sh_proc *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sh_verr(p->err, p->name, fmt, ap);
+    va_end(ap);
 }
 
 /* WASI reports a path that leaves the sandbox as ENOTCAPABLE; people know the
@@ -198,6 +213,11 @@ void sh_err_path(sh_proc *p, const char *path)
 {
     int e = errno;
     sh_err(p, "%s: %s", path, path_error(e));
+}
+
+const char *sh_cwd(sh_proc *p)
+{
+    return p->sh->cwd;
 }
 
 char *sh_path(sh_proc *p, const char *path)

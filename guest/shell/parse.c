@@ -1,11 +1,13 @@
 /* The shell's parser: POSIX sh grammar (with a few bash forms agents write:
- * `function f`, `&>`, `<<<`, `(( ))`) into the tree of ast.h. Words keep their
- * quotes; they are expanded when run. */
+ * `function f`, `&>`, `<<<`, `(( ))`) into the tree of ast.h, and the scanners
+ * of $( ), ${ } and ` ` that the expander shares. Words keep their quotes; they
+ * are expanded when run. Uses only ast.c and io.c's buffers. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ast.h"
+#include "sh.h"
 
 /* Deep nesting ((((( or if if if ...) is refused before it exhausts the stack. */
 #define MAX_DEPTH 200
@@ -387,50 +389,6 @@ static int expect_word(parser *p, const char *w)
     return 1;
 }
 
-static void free_words(sh_word *w)
-{
-    while (w) {
-        sh_word *n = w->next;
-        free(w->text);
-        free(w);
-        w = n;
-    }
-}
-
-static void free_redirs(sh_redir *r)
-{
-    while (r) {
-        sh_redir *n = r->next;
-        free(r->target);
-        free(r);
-        r = n;
-    }
-}
-
-static void free_node(sh_node *n)
-{
-    if (!n)
-        return;
-    free_words(n->words);
-    free_words(n->assigns);
-    free_redirs(n->redirs);
-    free(n->name);
-    free_node(n->a);
-    free_node(n->b);
-    free_node(n->c);
-    for (int i = 0; i < n->n_kids; i++)
-        free_node(n->kids[i]);
-    free(n->kids);
-    for (sh_case_item *it = n->items; it;) {
-        sh_case_item *nx = it->next;
-        free_words(it->patterns);
-        free_node(it->body);
-        free(it);
-        it = nx;
-    }
-    free(n);
-}
-
 static sh_node *new_node(parser *p, int type)
 {
     sh_node *n = zalloc(p, sizeof(*n));
@@ -439,16 +397,6 @@ static sh_node *new_node(parser *p, int type)
         n->line = p->line;
     }
     return n;
-}
-
-static int is_name(const char *s, size_t n)
-{
-    if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
-            return 0;
-    return 1;
 }
 
 /* NAME=... (or NAME+=...) */
@@ -460,7 +408,7 @@ static int is_assignment(const char *w)
     size_t n = (size_t)(eq - w);
     if (n > 0 && w[n - 1] == '+')
         n--;
-    return is_name(w, n);
+    return sh_is_name(w, n);
 }
 
 static void append_word(parser *p, sh_word ***tail, char *text)
@@ -629,7 +577,7 @@ static sh_node *parse_for(parser *p)
         return NULL;
     skip(p);
     token name = next(p);
-    if (name.type != T_WORD || !is_name(name.text, strlen(name.text))) {
+    if (name.type != T_WORD || !sh_is_name(name.text, strlen(name.text))) {
         free(name.text);
         fail(p, "syntax error: `for' needs a variable name%s", "");
         return n;
@@ -813,7 +761,7 @@ static sh_node *parse_command(parser *p)
                                      strcmp(t->text, "esac") == 0 || strcmp(t->text, "}") == 0 ||
                                      strcmp(t->text, "in") == 0)) {
         fail(p, "syntax error near unexpected token `%s'", t->text);
-    } else if (t->type == T_WORD && is_name(t->text, strlen(t->text))) {
+    } else if (t->type == T_WORD && sh_is_name(t->text, strlen(t->text))) {
         /* name () is a function definition */
         token name = next(p);
         if (peek(p)->type == T_LPAREN) {
@@ -855,14 +803,14 @@ static sh_node *parse_pipeline(parser *p)
             return first;
         sh_node *n = new_node(p, N_PIPE);
         if (!n) {
-            free_node(first);
+            sh_node_free(first);
             return NULL;
         }
         n->bang = 1;
         n->kids = malloc(sizeof(sh_node *));
         if (!n->kids) {
             p->nomem = 1;
-            free_node(first);
+            sh_node_free(first);
             return n;
         }
         n->kids[0] = first;
@@ -871,7 +819,7 @@ static sh_node *parse_pipeline(parser *p)
     }
     sh_node *n = new_node(p, N_PIPE);
     if (!n) {
-        free_node(first);
+        sh_node_free(first);
         return NULL;
     }
     n->bang = bang;
@@ -879,7 +827,7 @@ static sh_node *parse_pipeline(parser *p)
     n->kids = malloc(sizeof(sh_node *) * (size_t)cap);
     if (!n->kids) {
         p->nomem = 1;
-        free_node(first);
+        sh_node_free(first);
         return n;
     }
     n->kids[n->n_kids++] = first;
@@ -893,7 +841,7 @@ static sh_node *parse_pipeline(parser *p)
             sh_node **g = realloc(n->kids, sizeof(sh_node *) * (size_t)cap * 2);
             if (!g) {
                 p->nomem = 1;
-                free_node(k);
+                sh_node_free(k);
                 break;
             }
             n->kids = g;
@@ -950,7 +898,7 @@ static sh_node *parse_list(parser *p)
         } else {
             sh_node *seq = new_node(p, N_SEQ);
             if (!seq) {
-                free_node(n);
+                sh_node_free(n);
                 break;
             }
             seq->a = list;
@@ -997,15 +945,7 @@ sh_tree *sh_parse(const char *src, char **error)
             return t;
         }
     }
-    free_node(root);
+    sh_node_free(root);
     *error = p.error;
     return NULL;
-}
-
-void sh_tree_release(sh_tree *t)
-{
-    if (t && --t->refs == 0) {
-        free_node(t->root);
-        free(t);
-    }
 }

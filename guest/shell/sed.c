@@ -194,31 +194,6 @@ typedef struct rx_tok {
 
 #define RX_BAD_REPEAT "Invalid preceding regular expression"
 
-/* Returns the length of the bracket expression starting at s[0] == '[', or 0
- * when it is not closed. */
-static size_t bracket_len(const char *s, size_t n)
-{
-    size_t i = 1;
-    if (i < n && s[i] == '^')
-        i++;
-    if (i < n && s[i] == ']')
-        i++;
-    while (i < n && s[i] != ']') {
-        if (s[i] == '[' && i + 1 < n && (s[i + 1] == ':' || s[i + 1] == '.' || s[i + 1] == '=')) {
-            char close = s[i + 1];
-            size_t j = i + 2;
-            while (j + 1 < n && !(s[j] == close && s[j + 1] == ']'))
-                j++;
-            if (j + 1 >= n)
-                return 0;
-            i = j + 2;
-            continue;
-        }
-        i++;
-    }
-    return i < n ? i + 1 : 0;
-}
-
 /* Reads an interval's body from src[*i] up to its closing brace (`\}` in a
  * BRE, `}` in an ERE) into t, or sets t->err when there is none. */
 static void rx_interval(const char *src, size_t n, size_t *i, int ere, rx_tok *t)
@@ -280,7 +255,7 @@ static void rx_next(const char *src, size_t n, size_t *i, int ere, const rx_tok 
     }
     switch (c) {
     case '[': {
-        size_t len = bracket_len(src + *i - 1, n - (*i - 1));
+        size_t len = sh_rx_bracket(src + *i - 1, n - (*i - 1));
         if (!len) {
             t->err = "Unmatched [, [^, [:, [., or [=";
             return;
@@ -562,7 +537,7 @@ static void skip_blanks(sed_parser *ps)
 
 static int oom_parse(sed_parser *ps)
 {
-    sh_err(ps->p, "out of memory");
+    sh_oom(ps->p);
     return -1;
 }
 
@@ -593,7 +568,7 @@ static int read_delimited(sed_parser *ps, char delim, int regex, sh_buf *out)
             return -1;
         if (c == '[' && regex) {
             /* The delimiter does not end the regex inside a bracket expression. */
-            size_t n = bracket_len(ps->s + ps->pos - 1, ps->len - (ps->pos - 1));
+            size_t n = sh_rx_bracket(ps->s + ps->pos - 1, ps->len - (ps->pos - 1));
             if (n == 0)
                 return -1;
             if (sh_buf_add(out, ps->s + ps->pos - 1, n) < 0)
@@ -1295,12 +1270,7 @@ static void free_prog(sed_prog *pr)
 /* Stats a path relative to the shell's directory: 0, or the errno. */
 static int stat_path(sh_proc *p, const char *name, struct stat *st)
 {
-    char *full = sh_path(p, name);
-    if (!full)
-        return ENOMEM;
-    int e = stat(full, st) == 0 ? 0 : errno;
-    free(full);
-    return e;
+    return sh_stat(p, name, st, 1) == 0 ? 0 : errno;
 }
 
 /* Marks the run failed on out of memory; returns -1. */
@@ -2229,7 +2199,7 @@ static int sed_main(sh_proc *p, int argc, char **argv)
             status = usage(p, 0);
         }
         if (oom) {
-            sh_err(p, "out of memory");
+            sh_oom(p);
             status = SED_PANIC;
         }
     }
@@ -2237,14 +2207,14 @@ static int sed_main(sh_proc *p, int argc, char **argv)
         if (o.ind >= argc) {
             status = usage(p, 0);
         } else if (add_piece(&script, &pieces, &npieces, argv[o.ind], strlen(argv[o.ind]), NULL) < 0) {
-            sh_err(p, "out of memory");
+            sh_oom(p);
             status = SED_PANIC;
         } else {
             o.ind++;
         }
     }
     if (status == SED_OK && !sh_buf_cstr(&script)) {
-        sh_err(p, "out of memory");
+        sh_oom(p);
         status = SED_PANIC;
     }
     if (status == SED_OK) {

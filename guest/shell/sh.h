@@ -1,13 +1,17 @@
-/* The shell's internal interface: what a command (applet or builtin) sees of the
- * shell — its standard streams, the environment, the working directory — and the
- * table that names every applet. Everything here runs inside the guest; the same
- * files also build natively (tests/shell/native.c) for development and tests. */
+/* What an applet sees of the shell: its standard streams, the environment, the
+ * working directory, running another command (sh_run), the plumbing every
+ * command shares (buffers, streams, messages, files, option parsing: io.c) and
+ * the helpers the applets share (helpers.c). The environment is state.c's,
+ * sh_run exec.c's, the registry applets.c's.
+ * Everything here runs inside the guest; the same files also build natively
+ * (tests/shell/native.c) for development and tests. */
 #ifndef CAPSA_SHELL_SH_H
 #define CAPSA_SHELL_SH_H
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __wasm__
 /* wasi-libc declares errno _Thread_local; clang 14 can only reach such a variable
@@ -29,6 +33,9 @@ int sh_buf_addc(sh_buf *b, char c);
 int sh_buf_adds(sh_buf *b, const char *s);
 int sh_buf_addf(sh_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int sh_buf_vaddf(sh_buf *b, const char *fmt, va_list ap);
+/* Appends s[0..n) in single quotes for the shell, each ' as '\'': 0, or -1
+ * when out of memory (what was appended stays). */
+int sh_buf_add_squoted(sh_buf *b, const char *s, size_t n);
 /* NUL-terminates the contents (the NUL is not counted in len) and returns them,
  * or NULL when out of memory. The pointer is the buffer's own. */
 char *sh_buf_cstr(sh_buf *b);
@@ -74,6 +81,9 @@ int sh_outc(sh_proc *p, char c);
 int sh_printf(sh_proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Writes "NAME: " and the formatted message and a newline to stderr. */
 void sh_err(sh_proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same to any stream and under any name (the shell's own reports are "sh: "). */
+void sh_verr(sh_stream *err, const char *name, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 /* Writes "NAME: PATH: strerror(errno)" to stderr (errno as it is at the call). */
 void sh_err_path(sh_proc *p, const char *path);
 
@@ -133,6 +143,37 @@ extern const sh_applet sh_applets_util[];  /* util.c: test expr xargs diff date 
 const sh_applet *sh_applet_find(const char *name);
 /* The i-th applet of all tables (0, 1, ...), or NULL past the last. */
 const sh_applet *sh_applet_at(size_t i);
+
+/* --- helpers.c: what the applets share beyond the plumbing ------------------ */
+
+/* Reports running out of memory ("NAME: out of memory") and returns 1, the
+ * status the applets give for it. */
+int sh_oom(sh_proc *p);
+/* stat (lstat when follow is 0) of a path against the working directory: 0, or
+ * -1 with errno set (ENOMEM when out of memory; ENOENT for "", which names no
+ * file, as GNU's tools read it). */
+struct stat;
+int sh_stat(sh_proc *p, const char *path, struct stat *st, int follow);
+/* The multiplier of the GNU size suffix s (what follows a number): a unit
+ * letter among letters (each tool accepts its own: "KMGTPEkmgt", ...), alone or
+ * followed by "iB" (powers of 1024) or "B" (powers of 1000), K the first power,
+ * then M G T P E Z Y R Q. 0 with *mult set (saturated at UINTMAX_MAX), or -1
+ * when s is no such suffix. */
+int sh_size_suffix(const char *s, const char *letters, uintmax_t *mult);
+/* The length of the POSIX bracket expression at s[0] == '[' (s[0..n)): "[]a]",
+ * "[^]a]" and [:class:], [.coll.], [=equiv=] inside it included; 0 when it is
+ * not closed. */
+size_t sh_rx_bracket(const char *s, size_t n);
+/* Appends the POSIX form of the class escape \c (\d \D \s \S \w \W, as GNU
+ * grep and Oniguruma know them; gawk has the last four) for use outside a
+ * bracket expression, or inside one (a negated class still becomes a bracket
+ * expression of its own there): 1, 0 when c is no class letter, -1 when out of
+ * memory. */
+int sh_rx_class(sh_buf *b, char c, int in_bracket);
+/* Whether the printf format fmt has exactly one conversion, a floating one
+ * (e E f F g G a A) with only the given flag characters, width and precision:
+ * the formats awk's OFMT and CONVFMT and seq -f may hold ("%%" aside). */
+int sh_one_float_format(const char *fmt, const char *flags);
 
 /* Option parsing shared by the applets: getopt_long-like and reentrant. Options
  * end at "--"; "-" is an operand. As GNU's, options may follow operands (they

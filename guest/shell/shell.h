@@ -1,5 +1,6 @@
-/* The shell interpreter: one per guest, its variables, functions and working
- * directory kept between command lines. */
+/* The shell interpreter as its embedder (guest/bridge.c, tests/shell/native.c)
+ * sees it: one per guest, its variables, functions and working directory kept
+ * between command lines. sh_new and sh_eval are shell.c's, the rest state.c's. */
 #ifndef CAPSA_SHELL_SHELL_H
 #define CAPSA_SHELL_SHELL_H
 

@@ -77,21 +77,9 @@ static int parse_size(const char *s, uintmax_t *v)
     if (errno == ERANGE)
         n = UINTMAX_MAX;
     if (*end) {
-        static const char units[] = "KMGTPEZY";
-        uintmax_t mult = 1, base = 1024;
-        const char *u = strchr(units, toupper((unsigned char)*end));
-        if (*end == 'b' && end[1] == '\0') {
-            mult = 512;
-        } else if (u && *end != '\0') {
-            if (strcmp(end + 1, "B") == 0)
-                base = 1000;
-            else if (end[1] != '\0' && strcmp(end + 1, "iB") != 0)
-                return -1;
-            for (const char *k = units; k <= u; k++)
-                mult = mult > UINTMAX_MAX / base ? UINTMAX_MAX : mult * base;
-        } else {
+        uintmax_t mult = 512;
+        if (!(*end == 'b' && end[1] == '\0') && sh_size_suffix(end, "KMGTPEZYkmgtpezy", &mult) < 0)
             return -1;
-        }
         n = n > UINTMAX_MAX / mult ? UINTMAX_MAX : n * mult;
     }
     *v = n;
@@ -116,23 +104,32 @@ static file_args operands(int argc, char **argv, int ind)
     return f;
 }
 
+/* Checks that argv[ind..argc) are two operands (comm, join): 0, or -1 after
+ * GNU's message. */
+static int two_operands(sh_proc *p, int argc, char **argv, int ind)
+{
+    if (argc - ind == 2)
+        return 0;
+    if (argc - ind < 2)
+        sh_err(p, argc - ind ? "missing operand after '%s'" : "missing operand", argv[argc - 1]);
+    else
+        sh_err(p, "extra operand '%s'", argv[ind + 2]);
+    return -1;
+}
+
 /* Loads a whole input into *data (caller frees). A directory is an error as
  * GNU's readers report it. 0, or -1 after the message. */
 static int load_input(sh_proc *p, const char *path, char **data, size_t *len)
 {
-    if (strcmp(path, "-") != 0) {
-        char *full = sh_path(p, path);
-        if (!full) {
-            oom(p);
-            return -1;
-        }
-        struct stat st;
-        int dir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
-        free(full);
-        if (dir) {
-            sh_err(p, "%s: Is a directory", path);
-            return -1;
-        }
+    struct stat st;
+    int r = strcmp(path, "-") == 0 ? 1 : sh_stat(p, path, &st, 1);
+    if (r == 0 && S_ISDIR(st.st_mode)) {
+        sh_err(p, "%s: Is a directory", path);
+        return -1;
+    }
+    if (r < 0 && errno == ENOMEM) {
+        oom(p);
+        return -1;
     }
     return sh_load(p, path, data, len);
 }
@@ -1147,31 +1144,16 @@ static char *grep_translate(const char *pat)
     obuf o = { 0 };
     for (const char *s = pat; *s; s++) {
         if (*s == '[') {
-            /* Copy the bracket expression as it is, "[]...]" and "[^]...]" included. */
-            const char *e = s + 1;
-            if (*e == '^')
-                e++;
-            if (*e == ']')
-                e++;
-            while (*e && *e != ']') {
-                if (*e == '[' && (e[1] == ':' || e[1] == '.' || e[1] == '=')) {
-                    const char closing[3] = { e[1], ']', '\0' }; /* ":]", ".]" or "=]" */
-                    const char *close = strstr(e + 2, closing);
-                    e = close ? close + 2 : e + 1;
-                } else {
-                    e++;
-                }
-            }
-            if (*e)
-                e++;
-            ob_add(&o, s, (size_t)(e - s));
-            s = e - 1;
+            /* The bracket expression as it is (the rest, when it is not closed). */
+            size_t n = sh_rx_bracket(s, strlen(s));
+            n = n ? n : strlen(s);
+            ob_add(&o, s, n);
+            s += n - 1;
             continue;
         }
         if (*s == '\\' && s[1] && strchr("wWsSdD", s[1])) {
-            static const char *const repl[] = { "[[:alnum:]_]", "[^[:alnum:]_]", "[[:space:]]",
-                                                "[^[:space:]]", "[0-9]", "[^0-9]" };
-            ob_s(&o, repl[strchr("wWsSdD", s[1]) - "wWsSdD"]);
+            if (!o.failed && sh_rx_class(&o.b, s[1], 0) < 0)
+                o.failed = 1;
             s++;
             continue;
         }
@@ -1512,12 +1494,10 @@ static int grep_path(grep_cfg *g, const char *path, int top, int depth)
 {
     if (strcmp(path, "-") == 0)
         return grep_buffer(g, "(standard input)", g->p->in, g->p->in_len);
-    char *full = sh_path(g->p, path);
-    if (!full)
-        return oom(g->p);
     struct stat st;
-    int ok = (top || g->recursive == 2 ? stat(full, &st) : lstat(full, &st)) == 0;
-    free(full);
+    int ok = sh_stat(g->p, path, &st, top || g->recursive == 2) == 0;
+    if (!ok && errno == ENOMEM)
+        return oom(g->p);
     const char *base = strrchr(path, '/');
     base = base && base[1] ? base + 1 : path;
     if (ok && S_ISDIR(st.st_mode)) {
@@ -1841,10 +1821,8 @@ static int grep_run(sh_proc *p, int argc, char **argv, char mode)
         g.with_name = n_files > 1 || (g.recursive && n_files == 0);
         if (g.recursive && n_files == 1 && strcmp(argv[o.ind], "-") != 0) {
             /* One operand shows names only when it is a directory. */
-            char *full = sh_path(p, argv[o.ind]);
             struct stat st;
-            g.with_name = full && stat(full, &st) == 0 && S_ISDIR(st.st_mode);
-            free(full);
+            g.with_name = sh_stat(p, argv[o.ind], &st, 1) == 0 && S_ISDIR(st.st_mode);
         }
     }
     int r = 0;
@@ -3088,36 +3066,11 @@ static int seq_operand(sh_proc *p, const char *s, double *v, int *prec)
     return 0;
 }
 
-/* Checks a -f format: exactly one floating-point conversion. */
-static int seq_format_ok(const char *f)
-{
-    int convs = 0;
-    for (; *f; f++) {
-        if (*f != '%')
-            continue;
-        if (f[1] == '%') {
-            f++;
-            continue;
-        }
-        f++;
-        f += strspn(f, "-+ #0'");
-        f += strspn(f, "0123456789");
-        if (*f == '.') {
-            f++;
-            f += strspn(f, "0123456789");
-        }
-        if (!*f || !strchr("eEfFgGaA", *f))
-            return 0;
-        convs++;
-    }
-    return convs == 1;
-}
-
 /* Formats one value of the sequence. */
 static int seq_format(sh_buf *b, const char *fmt, int width, int prec, double x)
 {
     b->len = 0;
-    if (fmt) /* checked by seq_format_ok: one floating-point conversion */
+    if (fmt) /* checked by sh_one_float_format: one floating-point conversion */
         return sh_buf_addf(b, fmt, x);
     return sh_buf_addf(b, "%0*.*f", width, prec, x);
 }
@@ -3166,7 +3119,7 @@ static int seq_main(sh_proc *p, int argc, char **argv)
         sh_err(p, "format string may not be specified when printing equal width strings");
         return 1;
     }
-    if (fmt && !seq_format_ok(fmt)) {
+    if (fmt && !sh_one_float_format(fmt, "-+ #0'")) {
         sh_err(p, "invalid format string: '%s'", fmt);
         return 1;
     }
@@ -3941,14 +3894,8 @@ static int join_main(sh_proc *p, int argc, char **argv)
             goto done;
         }
     }
-    if (argc - o.ind != 2) {
-        if (argc - o.ind < 2)
-            sh_err(p, argc - o.ind ? "missing operand after '%s'" : "missing operand",
-                   argv[argc - 1]);
-        else
-            sh_err(p, "extra operand '%s'", argv[o.ind + 2]);
+    if (two_operands(p, argc, argv, o.ind) < 0)
         goto done;
-    }
     size_t cap[2] = { 0, 0 };
     for (int k = 0; k < 2; k++) {
         size_t len;
@@ -4065,14 +4012,8 @@ static int comm_main(sh_proc *p, int argc, char **argv)
         else if (c != OPT_CHECK)
             return 1;
     }
-    if (argc - o.ind != 2) {
-        if (argc - o.ind < 2)
-            sh_err(p, argc - o.ind ? "missing operand after '%s'" : "missing operand",
-                   argv[argc - 1]);
-        else
-            sh_err(p, "extra operand '%s'", argv[o.ind + 2]);
+    if (two_operands(p, argc, argv, o.ind) < 0)
         return 1;
-    }
     char *data[2] = { NULL, NULL };
     size_t len[2];
     for (int k = 0; k < 2; k++)

@@ -24,33 +24,6 @@
  * rather than risk the guest's small stack. */
 #define NEST_MAX 256
 
-/* Reports running out of memory and gives the status every applet uses for it. */
-static int oom(sh_proc *p)
-{
-    sh_err(p, "out of memory");
-    return 1;
-}
-
-/* stat (or lstat when follow is 0) of a path resolved against the shell's
- * working directory: 0, or -1 with errno set. An empty path never exists. */
-static int path_stat(sh_proc *p, const char *path, struct stat *st, int follow)
-{
-    if (path[0] == '\0') {
-        errno = ENOENT;
-        return -1;
-    }
-    char *full = sh_path(p, path);
-    if (!full) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int r = follow ? stat(full, st) : lstat(full, st);
-    int e = errno;
-    free(full);
-    errno = e;
-    return r;
-}
-
 /* Parses a whole decimal argument in [min, max] into *v: 0, or -1 when it is
  * not a number or is out of range. */
 static int parse_long(const char *s, long min, long max, long *v)
@@ -173,7 +146,7 @@ static int uname_main(sh_proc *p, int argc, char **argv)
     if (r == 0)
         r = sh_out(p, b.data, b.len) < 0 ? SH_STATUS_PIPE : 0;
     else
-        r = oom(p);
+        r = sh_oom(p);
     sh_buf_free(&b);
     return r;
 }
@@ -194,7 +167,7 @@ static int env_print(sh_proc *p, char **unset, int n_unset, int ignore, char **a
 {
     char **env = ignore ? NULL : sh_environ(p);
     if (!ignore && !env)
-        return oom(p);
+        return sh_oom(p);
     for (char **e = env; e && *e; e++) {
         int skip = 0;
         for (int i = 0; i < n_unset && !skip; i++)
@@ -225,7 +198,7 @@ static int env_main(sh_proc *p, int argc, char **argv)
     };
     char **unset = calloc((size_t)argc + 1, sizeof(char *));
     if (!unset)
-        return oom(p);
+        return sh_oom(p);
     int n_unset = 0, ignore = 0, c;
     char end = '\n';
     sh_opt o = { .ind = 1 };
@@ -262,7 +235,7 @@ static int env_main(sh_proc *p, int argc, char **argv)
         char **assigns = calloc((size_t)(i - first_assign) + 1, sizeof(char *));
         if (!assigns) {
             free(unset);
-            return oom(p);
+            return sh_oom(p);
         }
         for (int k = first_assign; k < i; k++)
             assigns[k - first_assign] = argv[k];
@@ -289,7 +262,7 @@ static int printenv_main(sh_proc *p, int argc, char **argv)
     int status = 0;
     char **env = sh_environ(p);
     if (!env)
-        return oom(p);
+        return sh_oom(p);
     for (int i = o.ind; i < argc; i++) {
         const char *value = NULL;
         for (char **e = env; e && *e && !value && !strchr(argv[i], '='); e++)
@@ -458,7 +431,7 @@ static int test_binary(test_state *t)
     }
     if (strcmp(op, "-nt") == 0 || strcmp(op, "-ot") == 0 || strcmp(op, "-ef") == 0) {
         struct stat sl, sr;
-        int el = path_stat(t->p, l, &sl, 1) == 0, er = path_stat(t->p, r, &sr, 1) == 0;
+        int el = sh_stat(t->p, l, &sl, 1) == 0, er = sh_stat(t->p, r, &sr, 1) == 0;
         if (op[1] == 'n')
             return el && (!er || mtime_compare(&sl, &sr) > 0);
         if (op[1] == 'o')
@@ -498,7 +471,7 @@ static int test_unary(test_state *t)
     case 'R': return 0;
     }
     struct stat st;
-    if (path_stat(t->p, arg, &st, op != 'h' && op != 'L') < 0)
+    if (sh_stat(t->p, arg, &st, op != 'h' && op != 'L') < 0)
         return 0;
     switch (op) {
     case 'a':
@@ -700,7 +673,7 @@ static char *expr_strn(expr_state *e, const char *s, size_t n)
 {
     char *r = strndup(s, n);
     if (!r && !e->error) {
-        oom(e->p);
+        sh_oom(e->p);
         e->error = 2;
     }
     return r;
@@ -1219,7 +1192,7 @@ static int xargs_exec(sh_proc *p, const xargs_opts *o, char **argv, int *stop)
             failed |= sh_buf_adds(&b, argv[i]) | sh_buf_addc(&b, argv[i + 1] ? ' ' : '\n');
         if (failed) {
             sh_buf_free(&b);
-            *stop = oom(p);
+            *stop = sh_oom(p);
             return -1;
         }
         sh_write(p->err, b.data, b.len);
@@ -1361,7 +1334,7 @@ static int xargs_batch(sh_proc *p, const xargs_opts *o, char **cmd, int ncmd, ch
 {
     char **full = malloc(((size_t)ncmd + n + 1) * sizeof(char *));
     if (!full) {
-        *stop = oom(p);
+        *stop = sh_oom(p);
         return -1;
     }
     memcpy(full, cmd, (size_t)ncmd * sizeof(char *));
@@ -1380,7 +1353,7 @@ static int xargs_replace(sh_proc *p, const xargs_opts *o, char **cmd, int ncmd, 
     char **full = calloc((size_t)ncmd + 1, sizeof(char *));
     int r = -1;
     if (!full) {
-        *stop = oom(p);
+        *stop = sh_oom(p);
         return -1;
     }
     int i;
@@ -1390,7 +1363,7 @@ static int xargs_replace(sh_proc *p, const xargs_opts *o, char **cmd, int ncmd, 
             break;
     }
     if (i < ncmd)
-        *stop = oom(p);
+        *stop = sh_oom(p);
     else
         r = xargs_exec(p, o, full, stop);
     for (i = 0; i < ncmd; i++)
@@ -1423,7 +1396,7 @@ static int xargs_main(sh_proc *p, int argc, char **argv)
     int split = xargs_split(p, &o, &in, &items, &eols, &count);
     int status = 0, stop = 0, r = 0;
     if (split < 0)
-        stop = oom(p);
+        stop = sh_oom(p);
     if (o.replace) {
         for (size_t i = 0; i < count && !stop && r >= 0; i++) {
             r = xargs_replace(p, &o, cmd, ncmd, items[i], &stop);
@@ -1498,7 +1471,7 @@ static int b64_encode(sh_proc *p, const unsigned char *d, size_t n, long wrap)
     }
     if (wrap && col)
         failed |= sh_buf_addc(&b, '\n');
-    int r = failed ? oom(p) : sh_out(p, b.data, b.len) < 0 ? SH_STATUS_PIPE : 0;
+    int r = failed ? sh_oom(p) : sh_out(p, b.data, b.len) < 0 ? SH_STATUS_PIPE : 0;
     sh_buf_free(&b);
     return r;
 }
@@ -1548,7 +1521,7 @@ static int b64_decode(sh_proc *p, const char *d, size_t n, int ignore_garbage)
     }
     if (quad != 0)
         bad = 1;
-    int r = failed ? oom(p) : sh_out(p, b.data, b.len) < 0 ? SH_STATUS_PIPE : 0;
+    int r = failed ? sh_oom(p) : sh_out(p, b.data, b.len) < 0 ? SH_STATUS_PIPE : 0;
     if (r == 0 && bad) {
         sh_err(p, "invalid input");
         r = 1;
@@ -1862,7 +1835,7 @@ static int hash_check(sh_proc *p, const hash_algo *h, const char *list, const ha
         good++;
         const char *verdict;
         struct stat st;
-        if (o->ignore_missing && strcmp(name, "-") != 0 && path_stat(p, name, &st, 1) < 0 &&
+        if (o->ignore_missing && strcmp(name, "-") != 0 && sh_stat(p, name, &st, 1) < 0 &&
             errno == ENOENT) {
             line = next;
             continue;
@@ -1968,7 +1941,7 @@ static int hash_main(sh_proc *p, int argc, char **argv, const hash_algo *h)
                                                  : sh_buf_addc(&b, *n);
         }
         failed |= sh_buf_addc(&b, zero ? '\0' : '\n');
-        int r = failed ? oom(p) : sh_out(p, b.data, b.len) < 0 ? SH_STATUS_PIPE : 0;
+        int r = failed ? sh_oom(p) : sh_out(p, b.data, b.len) < 0 ? SH_STATUS_PIPE : 0;
         sh_buf_free(&b);
         if (r)
             return r;
@@ -2556,7 +2529,7 @@ static int date_print(sh_proc *p, const char *fmt, long long secs, long nsec)
     sh_buf b = { 0 };
     int r = 0;
     if (date_format(&b, fmt, secs, nsec) < 0 || sh_buf_addc(&b, '\n') < 0)
-        r = oom(p);
+        r = sh_oom(p);
     else if (sh_out(p, b.data, b.len) < 0)
         r = SH_STATUS_PIPE;
     sh_buf_free(&b);
@@ -2605,7 +2578,7 @@ static int date_main(sh_proc *p, int argc, char **argv)
      * option parser cannot express: such words are taken out first. */
     char **args = malloc(((size_t)argc + 1) * sizeof(char *));
     if (!args)
-        return oom(p);
+        return sh_oom(p);
     int n = 0;
     for (int i = 0; i < argc; i++) {
         if (i > 0 && strncmp(argv[i], "-I", 2) == 0) {
@@ -2676,7 +2649,7 @@ static int date_main(sh_proc *p, int argc, char **argv)
         status = date_show(p, fmt, date, &now);
     } else if (ref) {
         struct stat st;
-        if (path_stat(p, ref, &st, 1) < 0) {
+        if (sh_stat(p, ref, &st, 1) < 0) {
             sh_err_path(p, ref);
             status = 1;
         } else {
@@ -3256,7 +3229,7 @@ static int diff_header_line(sh_proc *p, sh_buf *b, const char *mark, const char 
         return sh_buf_addf(b, "%s %s\n", mark, label);
     struct stat st;
     struct timespec ts;
-    if (strcmp(name, "-") != 0 && path_stat(p, name, &st, 1) == 0)
+    if (strcmp(name, "-") != 0 && sh_stat(p, name, &st, 1) == 0)
         ts = st.st_mtim;
     else
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -3303,12 +3276,12 @@ static int diff_files(sh_proc *p, const diff_opts *o, const char *name0, const c
         goto done;
     }
     if (diff_split(&f[0]) < 0 || diff_split(&f[1]) < 0) {
-        oom(p);
+        sh_oom(p);
         goto done;
     }
     long n = diff_run(o, f, &ch);
     if (n < 0) {
-        oom(p);
+        sh_oom(p);
         goto done;
     }
     status = n > 0;
@@ -3329,7 +3302,7 @@ static int diff_files(sh_proc *p, const diff_opts *o, const char *name0, const c
         failed |= diff_normal(&b, f, ch, n);
     }
     if (failed) {
-        status = oom(p) + 1;
+        status = sh_oom(p) + 1;
     } else if (sh_out(p, b.data, b.len) < 0) {
         status = SH_STATUS_PIPE;
     }
@@ -3388,7 +3361,7 @@ static char **dir_names(sh_proc *p, const char *dir)
         for (size_t i = 0; names && i < n; i++)
             free(names[i]);
         free(names);
-        oom(p);
+        sh_oom(p);
         return NULL;
     }
     names[n] = NULL;
@@ -3431,9 +3404,9 @@ static int diff_dirs(sh_proc *p, const diff_opts *o, const char *switches, const
         struct stat sa, sb;
         int r;
         if (!a || !b) {
-            r = oom(p) + 1;
-        } else if (path_stat(p, a, &sa, 1) < 0 || path_stat(p, b, &sb, 1) < 0) {
-            sh_err_path(p, path_stat(p, a, &sa, 1) < 0 ? a : b);
+            r = sh_oom(p) + 1;
+        } else if (sh_stat(p, a, &sa, 1) < 0 || sh_stat(p, b, &sb, 1) < 0) {
+            sh_err_path(p, sh_stat(p, a, &sa, 1) < 0 ? a : b);
             r = 2;
         } else if (S_ISDIR(sa.st_mode) && S_ISDIR(sb.st_mode)) {
             r = o->recursive ? diff_dirs(p, o, switches, a, b)
@@ -3505,7 +3478,7 @@ static int diff_main(sh_proc *p, int argc, char **argv)
     int isdir[2], exists[2];
     struct stat st[2];
     for (int k = 0; k < 2; k++) {
-        exists[k] = strcmp(names[k], "-") != 0 && path_stat(p, names[k], &st[k], 1) == 0;
+        exists[k] = strcmp(names[k], "-") != 0 && sh_stat(p, names[k], &st[k], 1) == 0;
         isdir[k] = exists[k] && S_ISDIR(st[k].st_mode);
     }
     /* A file is the same as itself, whatever its contents. */
@@ -3522,7 +3495,7 @@ static int diff_main(sh_proc *p, int argc, char **argv)
         for (int i = 1; i < g.ind; i++)
             if (strcmp(argv[i], "--") != 0)
                 failed |= sh_buf_addc(&sw, ' ') | sh_buf_adds(&sw, argv[i]);
-        int r = failed || !sh_buf_cstr(&sw) ? oom(p) + 1
+        int r = failed || !sh_buf_cstr(&sw) ? sh_oom(p) + 1
                                             : diff_dirs(p, &o, sw.data, names[0], names[1]);
         sh_buf_free(&sw);
         return r;
@@ -3535,7 +3508,7 @@ static int diff_main(sh_proc *p, int argc, char **argv)
         }
         char *joined = diff_in_dir(names[d], names[1 - d]);
         if (!joined) {
-            oom(p);
+            sh_oom(p);
             return 2;
         }
         names[d] = joined;
@@ -3639,7 +3612,7 @@ static int mktemp_main(sh_proc *p, int argc, char **argv)
     failed |= sh_buf_adds(&name, tmpl) | sh_buf_adds(&name, suffix ? suffix : "");
     if (failed || !sh_buf_cstr(&name)) {
         sh_buf_free(&name);
-        return oom(p);
+        return sh_oom(p);
     }
     int status = 1, e = EEXIST;
     for (int tries = 0; tries < 1000 && e == EEXIST; tries++) {

@@ -20,7 +20,7 @@ The package is ctypes over ``libcapsa.so`` (standard library only): the library 
 the package directory, or the one ``$CAPSA_LIBRARY`` names.
 """
 
-from ._json import JSON_MAX_DEPTH, JSONTooDeep
+from ._json import JSON_MAX_DEPTH, RESULT_RULE, JSONTooDeep
 from .audit import AuditCollector, AuditConfig, AuditEntry
 from .capabilities import (
     METHOD_CAPABILITY_TYPE,
@@ -78,7 +78,7 @@ from .tools import (
     tool_from_function,
 )
 
-__version__ = "0.1.0"
+from ._version import __version__  # from include/capsa.h (see _version.py)
 
 # amla-sandbox spells the limit errors this way.
 RuntimeError = CapsaError  # noqa: A001 - amla exports its RuntimeError under this name
@@ -96,7 +96,7 @@ __all__ = [
     "ExecutionResult", "DEFAULT_MAX_CALLS", "tool_from_function", "capability_from_function",
     "create_tool_handler", "format_tool_descriptions_js", "from_openai_tools", "from_openai",
     "from_anthropic_tools", "from_claude", "from_langchain", "AuditConfig", "AuditEntry",
-    "AuditCollector", "JSONTooDeep", "JSON_MAX_DEPTH",
+    "AuditCollector", "JSONTooDeep", "JSON_MAX_DEPTH", "RESULT_RULE",
     # errors
     "CapsaError", "LimitExceeded", "TimeLimitExceeded", "FuelExhausted", "OutOfMemory",
     "GuestTrap", "ScriptError", "CapabilityError", "CallLimitExceededError", "ConstraintError",

@@ -1,4 +1,5 @@
-"""JSON from the guest, decoded without ever raising RecursionError.
+"""JSON both ways: values from the guest decoded without ever raising RecursionError,
+and tool results encoded with a documented rule for the types ``json`` cannot take.
 
 A script can return (or pass to a tool, and so to the audit trail) a value nested far
 deeper than Python's recursive ``json`` parser takes: ``loads`` decodes it anyway,
@@ -9,12 +10,20 @@ whole, as before.
 
 from __future__ import annotations
 
+import base64
+import dataclasses
+import datetime
+import decimal
+import enum
 import json
 import re
 import secrets
+import uuid
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["JSON_MAX_DEPTH", "JSONTooDeep", "loads", "loads_limited"]
+__all__ = ["JSON_MAX_DEPTH", "JSONTooDeep", "RESULT_RULE", "loads", "loads_limited", "dumps_result",
+           "to_json_value"]
 
 # Levels of arrays and objects decoded when Python's parser cannot take a value:
 # the outermost container is level 1.
@@ -104,3 +113,118 @@ def _restore(value: Any, raws: dict[str, str]) -> None:
                 v[k] = JSONTooDeep(raws[x])
             elif isinstance(x, (dict, list)):
                 todo.append(x)
+
+
+# ---- encoding tool results -------------------------------------------------------------
+
+RESULT_RULE = """\
+A tool's result is encoded as JSON; what ``json`` cannot encode is converted first:
+
+- ``datetime.datetime``, ``datetime.date``, ``datetime.time``: ISO 8601 text
+  (``isoformat()``: "2024-03-07T10:30:00+00:00", "2024-03-07", "10:30:00"), an aware
+  value with its offset, a naive one without;
+- ``decimal.Decimal``: a number when a double holds it exactly as written (19.99), else
+  its text ("0.10000000000000000001", "NaN"), so that no digit is lost;
+- ``uuid.UUID``: its text ("12345678-1234-5678-1234-567812345678");
+- ``bytes``, ``bytearray``, ``memoryview``: base64 text (standard alphabet, padded);
+- ``enum.Enum``: its value (itself converted);
+- dataclass instances: an object of their fields;
+- objects with ``model_dump()`` (pydantic 2: ``model_dump(mode="json")``) or ``dict()``
+  (pydantic 1) returning a mapping: that mapping;
+- other mappings: an object; ``set`` and ``frozenset``: an array (sorted when the
+  members can be sorted), tuples: an array;
+- keys of an object: strings as they are; int, float, bool and None as ``json`` writes
+  them; others by the rules above, as text (an Enum key by its value, a date key as
+  "2024-03-07", a tuple key as its compact JSON "[1,2]").
+
+Anything else (and NaN or infinite floats) fails the call with ``invalid_result``.
+"""
+
+
+def _convert(obj: Any) -> Any:
+    """One value that ``json`` cannot encode, as something it can (RESULT_RULE);
+    raises TypeError for what no rule covers."""
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if isinstance(obj, (datetime.datetime, datetime.date, datetime.time)):
+        return obj.isoformat()
+    if isinstance(obj, decimal.Decimal):
+        if obj.is_finite():
+            f = float(obj)
+            if decimal.Decimal(repr(f)) == obj:
+                return f
+        return str(obj)
+    if isinstance(obj, uuid.UUID):
+        return str(obj)
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(obj)).decode("ascii")
+    if isinstance(obj, (set, frozenset)):
+        try:
+            return sorted(obj)
+        except TypeError:
+            return list(obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    dump = getattr(obj, "model_dump", None)  # pydantic 2
+    if callable(dump):
+        try:
+            out = dump(mode="json")
+        except TypeError:  # a model_dump of another kind, without mode
+            out = dump()
+        if isinstance(out, Mapping):
+            return dict(out)
+    as_dict = getattr(obj, "dict", None)  # pydantic 1
+    if callable(as_dict) and not isinstance(obj, type):
+        out = as_dict()
+        if isinstance(out, Mapping):
+            return dict(out)
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+
+
+def _key(k: Any) -> Any:
+    """An object's key as ``json`` takes it: str, int, float, bool, None as they are,
+    others converted by RESULT_RULE and written as text."""
+    if isinstance(k, enum.Enum):
+        k = k.value
+    if k is None or isinstance(k, (str, int, float, bool)):
+        return k
+    v = to_json_value(k)
+    return v if isinstance(v, (str, int, float, bool)) or v is None else json.dumps(
+        v, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+
+
+def to_json_value(value: Any) -> Any:
+    """value with every part ``json`` cannot encode converted by RESULT_RULE, keys
+    included (the slow path of dumps_result; raises ValueError for a cycle)."""
+    active: set[int] = set()
+
+    def walk(v: Any) -> Any:
+        if v is None or isinstance(v, (str, int, float, bool)):
+            return v
+        if isinstance(v, (dict, list, tuple)):
+            if id(v) in active:
+                raise ValueError("Circular reference detected")
+            active.add(id(v))
+            try:
+                if isinstance(v, dict):
+                    return {_key(k): walk(x) for k, x in v.items()}
+                return [walk(x) for x in v]
+            finally:
+                active.discard(id(v))
+        return walk(_convert(v))
+
+    return walk(value)
+
+
+def dumps_result(value: Any) -> bytes:
+    """A tool's result as UTF-8 JSON, by RESULT_RULE. Raises TypeError, ValueError or
+    RecursionError when it cannot be encoded."""
+    opts: dict[str, Any] = {"allow_nan": False, "ensure_ascii": False}
+    try:
+        text = json.dumps(value, default=_convert, **opts)
+    except TypeError:
+        # Keys json does not take (a date, a UUID): convert the whole value first.
+        text = json.dumps(to_json_value(value), **opts)
+    return text.encode("utf-8")

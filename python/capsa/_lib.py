@@ -165,37 +165,66 @@ DIR_FN = CFUNCTYPE(c_int, c_void_p, c_char_p, POINTER(FileInfo))
 # ---- loading ---------------------------------------------------------------------------
 
 LIBRARY_ENV = "CAPSA_LIBRARY"
-_PACKAGE_LIBRARY = Path(__file__).resolve().parent / "libcapsa.so"
+_HERE = Path(__file__).resolve().parent
+_PACKAGE_LIBRARY = _HERE / "libcapsa.so"
+# When the package is python/capsa of a checkout: the library its build made.
+_CHECKOUT_LIBRARY = _HERE.parent.parent / "build" / "libcapsa.so"
+_CHECKOUT_HEADER = _HERE.parent.parent / "include" / "capsa.h"
 
 
 class LibraryNotFoundError(ImportError):
     """libcapsa.so could not be loaded; the message lists every place tried."""
 
 
-def _candidates() -> list[tuple[str, Path]]:
+def _installed_soname() -> str:
+    """The SONAME of the installed library this package's version can use."""
+    from ._version import __version__
+
+    major = __version__.split(".")[0].split("+")[0]
+    return f"libcapsa.so.{major}"
+
+
+def _candidates() -> list[tuple[str, str | Path]]:
+    """Where to look, in order: (origin, path), or (origin, SONAME) for the dynamic
+    linker's own search (LD_LIBRARY_PATH, then its cache: what make install and the
+    Debian package put in place)."""
     env = os.environ.get(LIBRARY_ENV)
     if env:
         # An explicit choice is the only one: never fall back silently to another build.
         return [(f"${LIBRARY_ENV}", Path(env))]
-    return [("the package", _PACKAGE_LIBRARY)]
+    out: list[tuple[str, str | Path]] = [("the package", _PACKAGE_LIBRARY)]
+    if _CHECKOUT_HEADER.is_file():
+        out.append(("the checkout's build", _CHECKOUT_LIBRARY))
+    out.append(("installed", _installed_soname()))
+    return out
 
 
 def load_library() -> ctypes.CDLL:
-    """Loads libcapsa.so: $CAPSA_LIBRARY when set, else the copy inside the package."""
+    """Loads libcapsa.so: $CAPSA_LIBRARY when set; else the copy inside the package,
+    the one built in the checkout the package sits in, or the installed one."""
     tried: list[str] = []
-    for origin, path in _candidates():
-        if not path.is_file():
-            tried.append(f"{path} ({origin}): no such file")
+    for origin, where in _candidates():
+        if isinstance(where, Path) and not where.is_file():
+            tried.append(f"{where} ({origin}): no such file")
             continue
         try:
-            handle = ctypes.CDLL(str(path))
+            handle = ctypes.CDLL(str(where))
         except OSError as exc:
-            tried.append(f"{path} ({origin}): {exc}")
+            tried.append(f"{where} ({origin}): {exc}")
             continue
-        _declare(handle)
+        try:
+            _declare(handle)
+        except AttributeError as exc:
+            # An older library (same major version) that lacks a function this
+            # package calls.
+            version = handle.capsa_version().decode() if hasattr(handle, "capsa_version") else "?"
+            tried.append(f"{where} ({origin}): version {version} lacks {exc}")
+            continue
         return handle
     hint = (
-        "build it and copy it into the package with `make python` (or `make BUILD=dir python`), "
+        "build it (make) and copy it into the package with `make python` (or `make BUILD=dir "
+        "python`), install it with `make install` (a prefix outside the linker's search path "
+        "also needs LD_LIBRARY_PATH=PREFIX/lib), "
         f"or set {LIBRARY_ENV} to the path of a built libcapsa.so"
     )
     raise LibraryNotFoundError("capsa: cannot load libcapsa.so; tried " + "; ".join(tried) + ". " + hint[0].upper() + hint[1:])

@@ -14,8 +14,10 @@ cannot compare) it answers False. Unlike amla, every constraint of the parent mu
 implied by the child's constraints: a child that drops a parent's constraint on another
 parameter is not a subset.
 
-Semantics (the library's): patterns split tool names on '/' ('*' one segment, '**' any
-number; '.' is part of a segment); a missing or null parameter fails every constraint
+Semantics (the library's): patterns split tool names into segments on '.', the canonical
+separator, and on '/', the same separator written another way ("github.*" and "github/*"
+are one pattern; '*' is one segment, '**' any number); a missing or null parameter fails
+every constraint
 but ``not_exists``; values of different types never compare; budgets (``max_calls``)
 are per sandbox and last across runs.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 import ctypes
 import json
 import math
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Literal, Sequence
@@ -457,7 +460,7 @@ def pattern_is_subset(child: str, parent: str) -> bool:
 
 
 def _split(pattern: str) -> list[str]:
-    return [] if pattern == "" else pattern.split("/")
+    return [] if pattern == "" else re.split(r"[./]", pattern)
 
 
 def _segments_subset(c: list[str], p: list[str]) -> bool:

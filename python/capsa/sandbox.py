@@ -76,7 +76,7 @@ from .errors import (
 )
 from .files import Files
 from .mcp import MCPClient
-from .tools import BoundTool, ToolDefinition, bind_tools, in_tool_of
+from .tools import BoundTool, ToolDefinition, bind_tools, canonical_name, in_tool_of
 
 __all__ = ["Sandbox", "RunResult", "Stats", "JSError", "Limits", "Mount"]
 
@@ -803,10 +803,10 @@ class Sandbox:
     def get_remaining_calls(self, capability_key: str) -> int | None:
         """Calls a capability may still allow; None when unlimited or unknown (amla's).
         The key is ``cap:tool-call:<pattern>``, ``cap:method:<pattern>`` or the pattern."""
-        pattern = pattern_of_key(capability_key)
-        if any(c.method_pattern == pattern and c.max_calls == 0 for c in self._caps):
-            if not any(c.method_pattern == pattern and c.max_calls != 0 for c in self._caps):
-                return 0
+        pattern = canonical_name(pattern_of_key(capability_key))
+        same = [c for c in self._caps if canonical_name(c.method_pattern) == pattern]
+        if any(c.max_calls == 0 for c in same) and not any(c.max_calls != 0 for c in same):
+            return 0
         remaining = ctypes.c_uint64()
         with self._use():
             rc = _lib.lib().capsa_policy_calls(self._handle, pattern.encode(), None,

@@ -15,7 +15,9 @@ A sandbox accepts, in its ``tools`` list:
 - LangChain tools (``@tool`` functions, ``BaseTool`` objects), called through their
   own ``invoke``/``ainvoke`` (LangChain is never imported here).
 
-Values cross as JSON. A callback's failure never reaches the library as a Python
+Values cross as JSON; a result's values that ``json`` cannot encode (datetime, Decimal,
+UUID, bytes, Enum, dataclasses, pydantic models, sets, ...) are converted by the rule
+of ``capsa.RESULT_RULE``. A callback's failure never reaches the library as a Python
 exception: it becomes the script's ToolError (``tool_error``, ``invalid_arguments``,
 ``invalid_result``, or the code of a ``capsa.ToolError`` the tool raised), is recorded
 as a ``ToolCallbackError`` in the run's result, and, when unexpected, warned about
@@ -25,7 +27,6 @@ as a ``ToolCallbackError`` in the run's result, and, when unexpected, warned abo
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import functools
 import inspect
 import json
@@ -35,6 +36,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Sequence
 
+from ._json import dumps_result
 from ._schema import function_schema
 from .errors import ToolCallbackError, ToolCallbackWarning, ToolError
 
@@ -55,7 +57,13 @@ def in_tool_of(owner: int) -> bool:
     return getattr(_tls, "owner", None) == owner
 
 
-_NAME = re.compile(r"^[A-Za-z0-9_-]+([./:][A-Za-z0-9_-]+)*$")
+_NAME = re.compile(r"^[A-Za-z0-9_-]+([./][A-Za-z0-9_-]+)*$")
+
+
+def canonical_name(name: str) -> str:
+    """A tool name or pattern in its canonical form: '/' is the same separator as
+    '.', which the library, the audit and ``tools.list()`` use ("a/b" -> "a.b")."""
+    return name.replace("/", ".")
 
 
 @dataclass
@@ -131,13 +139,14 @@ class BoundTool:
                  inline: bool = False, source: Any = None) -> None:
         if not isinstance(name, str) or not _NAME.match(name):
             raise ValueError(f"invalid tool name {name!r}: segments of letters, digits, '_' and '-' "
-                             "joined by '.', '/' or ':'")
+                             "joined by '.' (or '/', the same separator)")
         if not isinstance(parameters, dict):
             raise TypeError(f"tool {name!r}: parameters must be a JSON Schema dict, "
                             f"not {type(parameters).__name__}")
         if timeout_ms is not None and (not isinstance(timeout_ms, int) or timeout_ms < 0):
             raise TypeError(f"tool {name!r}: timeout_ms must be an int >= 0")
-        self.name = name
+        self.name = canonical_name(name)
+        self.given_name = name  # as the user wrote it: what a tool_handler(method, ...) gets
         self.description = description or ""
         self.parameters = parameters
         self.handler = handler
@@ -166,7 +175,7 @@ class BoundTool:
             raise _Fail("tool_error", f"tool '{self.name}' has no handler: give the sandbox a "
                                       "tool_handler, or register a callable")
         if self.style == "method":
-            return self.handler(self.name, params)
+            return self.handler(self.given_name, params)
         if self.style == "langchain":
             return self.handler(params)
         if self._sig is not None:
@@ -219,9 +228,11 @@ class BoundTool:
             return False, self._failure(exc)
 
     def _encode(self, result: Any) -> bytes:
+        """The result as JSON, with the types ``json`` cannot take converted by the rule
+        of ``capsa.RESULT_RULE`` (datetime as ISO 8601 text, Decimal, UUID, bytes as
+        base64, Enum, dataclasses, pydantic models, sets ...)."""
         try:
-            return json.dumps(result, allow_nan=False, ensure_ascii=False,
-                              default=_json_default).encode("utf-8")
+            return dumps_result(result)
         except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as exc:
             raise _Fail("invalid_result",
                         f"tool '{self.name}' returned a value that is not JSON-serialisable "
@@ -261,15 +272,6 @@ class _Fail(Exception):
 
 def _code(code: str) -> str:
     return code if isinstance(code, str) and re.fullmatch(r"[A-Za-z0-9_]{1,47}", code) else "tool_error"
-
-
-def _json_default(obj: Any) -> Any:
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return dataclasses.asdict(obj)
-    dump = getattr(obj, "model_dump", None)  # pydantic v2
-    if callable(dump):
-        return dump(mode="json")
-    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
 
 def _run_awaitable(aw: Awaitable[Any]) -> Any:
@@ -364,7 +366,7 @@ def bind_tools(tools: Sequence[Any] | None, tool_handler: Any = None) -> list[Bo
             raise TypeError(f"cannot use {item!r} ({type(item).__name__}) as a tool: pass a "
                             "function, a capsa.Tool, a ToolDefinition, an OpenAI/Anthropic tool "
                             "dict or a LangChain tool")
-    names = [t.name for t in out]
+    names = [t.name for t in out]  # canonical: "a/b" and "a.b" are one name
     dup = {n for n in names if names.count(n) > 1}
     if dup:
         raise ValueError(f"tool names used twice: {sorted(dup)}")
@@ -528,7 +530,7 @@ def format_tool_descriptions_js(tools: Sequence[Any]) -> str:
         props = b.parameters.get("properties", {}) or {}
         required = set(b.parameters.get("required", []) or [])
         params = ", ".join(f"{k}{'' if k in required else '?'}: {_type_name(v)}" for k, v in props.items())
-        flat = re.sub(r"[./:-]", "_", b.name)
+        flat = re.sub(r"[./-]", "_", b.name)
         lines.append(f"### `{flat}({{{params}}})`")
         lines.append(b.description.split("\n")[0] if b.description else "No description")
         lines.append("")

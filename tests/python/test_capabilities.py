@@ -66,7 +66,9 @@ class DslTest(unittest.TestCase):
         cap.validate_call("stripe/charges/create", {"amount": 500, "currency": "USD"})
         with self.assertRaisesRegex(capsa.ConstraintError, r"failed: amount <= 10000 \(got 50000\)"):
             cap.validate_call("stripe/charges/create", {"amount": 50000, "currency": "USD"})
-        with self.assertRaisesRegex(capsa.CapabilityError, "No capability authorizes 'stripe/refunds'"):
+        with self.assertRaisesRegex(capsa.CapabilityError,
+                                    r"No capability authorizes 'stripe\.refunds'\. "
+                                    r"Granted: \['stripe\.charges\.\*'\]"):
             cap.validate_call("stripe/refunds", {})
         self.assertTrue(cap.allows("stripe/charges/x", {"amount": 1, "currency": "USD"}))
         with self.assertRaisesRegex(capsa.ConstraintError, "amount"):
@@ -75,9 +77,15 @@ class DslTest(unittest.TestCase):
 
     def test_patterns(self) -> None:
         self.assertTrue(capsa.method_matches_pattern("stripe/charges/create", "stripe/**"))
-        self.assertTrue(capsa.method_matches_pattern("math.add", "*"))
-        self.assertFalse(capsa.method_matches_pattern("math.add", "math/*"))
+        # '.' is the canonical separator and '/' the same one written another way.
+        self.assertFalse(capsa.method_matches_pattern("math.add", "*"))
+        self.assertTrue(capsa.method_matches_pattern("math", "*"))
+        self.assertTrue(capsa.method_matches_pattern("math.add", "math/*"))
+        self.assertTrue(capsa.method_matches_pattern("math/add", "math.*"))
+        self.assertTrue(capsa.method_matches_pattern("github.search_issues", "github.*"))
         self.assertFalse(capsa.method_matches_pattern("a/b/c", "a/*"))
+        self.assertFalse(capsa.method_matches_pattern("a.b.c", "a/*"))
+        self.assertTrue(capsa.method_matches_pattern("a.b/c", "a/**"))
         sub = capsa.pattern_is_subset
         self.assertTrue(sub("stripe/charges/create", "stripe/charges/*"))
         self.assertTrue(sub("stripe/charges/*", "stripe/**"))
@@ -88,6 +96,9 @@ class DslTest(unittest.TestCase):
         self.assertFalse(sub("github/**", "stripe/**"))
         self.assertFalse(sub("stripe/*", "stripe/charges"))
         self.assertFalse(sub("**/x", "*/**"), "true in fact, but unproven: conservative False")
+        self.assertTrue(sub("stripe.charges.create", "stripe/charges/*"), "either separator")
+        self.assertTrue(sub("stripe/charges/*", "stripe.**"))
+        self.assertFalse(sub("stripe.charges", "stripe/charges/*"))
 
     def test_is_subset_of(self) -> None:
         parent = ToolCallCap("stripe/**", ConstraintSet([Param("amount") <= 1000,

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
+import decimal
+import enum
 import threading
+import uuid
 import time
 import unittest
 import warnings
@@ -133,21 +137,32 @@ class FailureTest(unittest.TestCase):
         self.assertEqual(r.value, ["ToolError", "not_found", "no user x"])
 
     def test_non_serialisable_result(self) -> None:
-        def give_set() -> object:
-            return {1, 2}
+        class Opaque:
+            pass
+
+        def give_object() -> object:
+            return {"x": [Opaque()]}
 
         def give_nan() -> float:
             return float("nan")
 
+        def give_cycle() -> object:
+            a: list[object] = []
+            a.append(a)
+            return {datetime.date(2024, 1, 1): a}  # a key that takes the slow path too
+
         with self.assertWarns(capsa.ToolCallbackWarning):
-            r = self.run_js([give_set, give_nan],
-                            "const out = []; for (const f of [give_set, give_nan]) { "
+            r = self.run_js([give_object, give_nan, give_cycle],
+                            "const out = []; for (const f of [give_object, give_nan, give_cycle]) { "
                             "try { await f({}) } catch (e) { out.push([e.code, e.message]) } } "
                             "return out")
         self.assertEqual(r.value[0][0], "invalid_result")
-        self.assertIn("not JSON-serialisable (set)", r.value[0][1])
+        self.assertIn("not JSON-serialisable (dict)", r.value[0][1])
+        self.assertIn("Opaque", r.value[0][1])
         self.assertEqual(r.value[1][0], "invalid_result")
-        self.assertEqual([e.error_code for e in r.tool_errors], ["invalid_result"] * 2)
+        self.assertEqual(r.value[2][0], "invalid_result")
+        self.assertIn("Circular", r.value[2][1])
+        self.assertEqual([e.error_code for e in r.tool_errors], ["invalid_result"] * 3)
 
     def test_wrong_arguments(self) -> None:
         r = self.run_js([add], self.CATCH.replace("{call}", "add({b: 1, c: 2})"))
@@ -354,6 +369,197 @@ class IngestTest(unittest.TestCase):
         self.assertIn("### `add({a: integer, b?: integer})`", text)
         cap = capsa.capability_from_function(add, max_calls=2)
         self.assertEqual((cap.method_pattern, cap.max_calls), ("add", 2))
+
+
+
+
+class Color(enum.Enum):
+    RED = "red"
+    PAIR = (1, 2)
+
+
+class Level(enum.IntEnum):
+    HIGH = 3
+
+
+@dataclasses.dataclass
+class Event:
+    name: str
+    at: datetime.datetime
+    color: Color
+    where: Point
+
+
+class DumpModel:
+    """Stands for a pydantic 2 model: model_dump(mode="json")."""
+
+    def __init__(self) -> None:
+        self.seen: list[object] = []
+
+    def model_dump(self, mode: str = "python") -> dict[str, object]:
+        self.seen.append(mode)
+        return {"mode": mode, "when": datetime.date(2024, 5, 6)}
+
+
+class OldModel:
+    """Stands for a pydantic 1 model: dict()."""
+
+    def dict(self) -> dict[str, object]:
+        return {"v": 1, "id": uuid.UUID(int=7)}
+
+
+class ResultRuleTest(unittest.TestCase):
+    """Tool results json cannot encode are converted by capsa.RESULT_RULE, each checked as
+    the script receives it (after JSON), not only as Python encodes it."""
+
+    def returned(self, value: object) -> object:
+        def give() -> object:
+            return value
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a conversion is not a failure: nothing warned
+            with capsa.Sandbox(tools=[give], capabilities=["give"]) as sb:
+                r = sb.run("return await give({})")
+        self.assertIsNone(r.error, r.error)
+        self.assertEqual(r.tool_errors, [])
+        return r.value
+
+    def test_datetime_date_time(self) -> None:
+        aware = datetime.datetime(2024, 3, 7, 10, 30, 5, 250000, tzinfo=datetime.timezone.utc)
+        naive = datetime.datetime(2024, 3, 7, 10, 30)
+        self.assertEqual(self.returned([aware, naive, datetime.date(2024, 3, 7),
+                                        datetime.time(10, 30, 1)]),
+                         ["2024-03-07T10:30:05.250000+00:00", "2024-03-07T10:30:00",
+                          "2024-03-07", "10:30:01"])
+        offset = datetime.timezone(datetime.timedelta(hours=-5))
+        self.assertEqual(self.returned(datetime.datetime(2024, 1, 1, tzinfo=offset)),
+                         "2024-01-01T00:00:00-05:00")
+
+    def test_decimal(self) -> None:
+        value = self.returned({"price": decimal.Decimal("19.990"), "int": decimal.Decimal("42"),
+                               "exact": decimal.Decimal("0.10000000000000000001"),
+                               "nan": decimal.Decimal("NaN"), "inf": decimal.Decimal("-Infinity")})
+        self.assertEqual(value, {"price": 19.99, "int": 42, "exact": "0.10000000000000000001",
+                                 "nan": "NaN", "inf": "-Infinity"})
+        self.assertIsInstance(value["price"], float)
+
+    def test_uuid(self) -> None:
+        u = uuid.UUID("12345678-1234-5678-1234-567812345678")
+        self.assertEqual(self.returned({"id": u}), {"id": "12345678-1234-5678-1234-567812345678"})
+
+    def test_bytes(self) -> None:
+        self.assertEqual(self.returned([b"hi\x00\xff", bytearray(b"ab"), memoryview(b"xyz"), b""]),
+                         ["aGkA/w==", "YWI=", "eHl6", ""])
+        with capsa.Sandbox(tools=[capsa.Tool("blob", lambda: b"\x89PNG")], capabilities=["blob"]) as sb:
+            r = sb.run("return Buffer.from(await blob(), 'base64').toString('hex')")
+        self.assertEqual(r.value, "89504e47", "the script decodes the base64 back to the bytes")
+
+    def test_enum(self) -> None:
+        self.assertEqual(self.returned([Color.RED, Color.PAIR, Level.HIGH]), ["red", [1, 2], 3])
+
+    def test_dataclass(self) -> None:
+        at = datetime.datetime(2024, 3, 7, 12, 0)
+        self.assertEqual(self.returned(Event("launch", at, Color.RED, Point(1, 2))),
+                         {"name": "launch", "at": "2024-03-07T12:00:00", "color": "red",
+                          "where": {"x": 1, "y": 2}})
+
+    def test_model_dump_and_dict(self) -> None:
+        model = DumpModel()
+        self.assertEqual(self.returned([model, OldModel()]),
+                         [{"mode": "json", "when": "2024-05-06"},
+                          {"v": 1, "id": "00000000-0000-0000-0000-000000000007"}])
+        self.assertEqual(model.seen, ["json"], "model_dump is asked for JSON mode")
+
+    def test_sets_and_tuples(self) -> None:
+        self.assertEqual(self.returned({"s": {3, 1, 2}, "f": frozenset(["b", "a"]), "t": (1, (2, 3)),
+                                        "mixed": {1, "x"} and {"only"}}),
+                         {"s": [1, 2, 3], "f": ["a", "b"], "t": [1, [2, 3]], "mixed": ["only"]})
+        unsortable = self.returned({1, "x"})
+        self.assertIsInstance(unsortable, list)
+        self.assertEqual(sorted(map(str, unsortable)), ["1", "x"], "members of mixed types, unsorted")
+
+    def test_keys(self) -> None:
+        value = self.returned({datetime.date(2024, 1, 2): 1, Color.RED: 2,
+                               uuid.UUID(int=1): 3, 5: 4, None: 5, (1, 2): 6})
+        self.assertEqual(value, {"2024-01-02": 1, "red": 2,
+                                 "00000000-0000-0000-0000-000000000001": 3, "5": 4, "null": 5,
+                                 "[1,2]": 6})
+
+    def test_nested_everything(self) -> None:
+        value = self.returned({"events": [Event("a", datetime.datetime(2020, 1, 1), Color.RED,
+                                                Point(0, 0))],
+                               "totals": {Color.RED: decimal.Decimal("1.5")}, "ids": {uuid.UUID(int=3)}})
+        self.assertEqual(value["events"][0]["at"], "2020-01-01T00:00:00")
+        self.assertEqual(value["totals"], {"red": 1.5})
+        self.assertEqual(value["ids"], ["00000000-0000-0000-0000-000000000003"])
+
+    def test_rule_is_documented(self) -> None:
+        for word in ("datetime", "Decimal", "UUID", "base64", "Enum", "dataclass", "model_dump",
+                     "dict()", "set", "tuple", "invalid_result"):
+            self.assertIn(word, capsa.RESULT_RULE)
+        self.assertIn("RESULT_RULE", capsa.tools.BoundTool._encode.__doc__ or "")
+
+
+class NameTest(unittest.TestCase):
+    """One tool name everywhere: '.' canonical, '/' the same separator."""
+
+    def test_slash_name_is_the_dotted_name(self) -> None:
+        seen: list[str] = []
+
+        def handler(method: str, params: dict) -> object:
+            seen.append(method)
+            return params
+
+        tools = [capsa.ToolDefinition("github/search_issues", "Search",
+                                      {"type": "object", "properties": {"q": {"type": "string"}}})]
+        with capsa.Sandbox(tools=tools, tool_handler=handler, capabilities=["github/*"]) as sb:
+            r = sb.run("return [tools.list().map(t => t.name), await tools.github.search_issues({q: 'a'}),"
+                       " await github_search_issues({q: 'b'}),"
+                       " await tools.call('github/search_issues', {q: 'c'}),"
+                       " await tools.call('github.search_issues', {q: 'd'}),"
+                       " tools.describe('github/search_issues').name]")
+            self.assertEqual(r.value, [["github.search_issues"], {"q": "a"}, {"q": "b"}, {"q": "c"},
+                                       {"q": "d"}, "github.search_issues"])
+            self.assertEqual([t.name for t in sb.tools], ["github.search_issues"])
+            self.assertEqual([e.data["tool"] for e in sb.get_audit_entries("tool_call")],
+                             ["github.search_issues"] * 4, "the audit names the canonical tool")
+            self.assertTrue(sb.can_call("github/search_issues", {"q": "x"}))
+            self.assertTrue(sb.can_call("github.search_issues", {"q": "x"}))
+        self.assertEqual(seen, ["github/search_issues"] * 4,
+                         "a tool_handler gets the name as it was registered")
+
+    def test_patterns_either_way(self) -> None:
+        def search(q: str) -> str:
+            return q
+
+        for pattern in ("github.*", "github/*", "github.**", "github/search", "**"):
+            tool = capsa.Tool("github.search", search)
+            with capsa.Sandbox(tools=[tool], capabilities=[pattern]) as sb:
+                r = sb.run("return await tools.github.search({q: 'x'})")
+                self.assertEqual(r.value, "x", pattern)
+        with capsa.Sandbox(tools=[capsa.Tool("github.search", search)], capabilities=["*"]) as sb:
+            r = sb.run("try { await github_search({q: 'x'}) } catch (e) { return e.code }")
+            self.assertEqual(r.value, "permission_denied", "'*' is one segment: not github.search")
+
+    def test_budget_key_either_way(self) -> None:
+        def ping() -> int:
+            return 1
+
+        caps = [capsa.ToolCallCap("svc/*", max_calls=3)]
+        with capsa.Sandbox(tools=[capsa.Tool("svc.ping", ping)], capabilities=caps) as sb:
+            sb.run("await svc_ping({})")
+            for key in ("cap:tool-call:svc/*", "cap:tool-call:svc.*", "svc.*", "svc/*"):
+                self.assertEqual(sb.get_remaining_calls(key), 2, key)
+
+    def test_collisions(self) -> None:
+        with self.assertRaisesRegex(ValueError, "used twice"):
+            capsa.Sandbox(tools=[capsa.Tool("a/b", add), capsa.Tool("a.b", add)])
+        with self.assertRaisesRegex(ValueError, "invalid tool name"):
+            capsa.Sandbox(tools=[capsa.Tool("a:b", add)])
+        with self.assertRaisesRegex(ValueError, "invalid tool name"):
+            capsa.Sandbox(tools=[capsa.Tool("a./b", add)])
+        with self.assertRaisesRegex(capsa.ToolDefinitionError, "flat form"):
+            capsa.Sandbox(tools=[capsa.Tool("a/b_c", add), capsa.Tool("a_b.c", add)])
 
 
 if __name__ == "__main__":

@@ -3,9 +3,13 @@
  * validated. A case listed in the known-failures file (with its reason) may fail;
  * any other failure, or a listed case that passes, fails the run.
  *
- * usage: schema_suite [-7] KNOWN-FAILURES DIR FILE...
- *   -7   compile the schemas as draft-07 (the suite's directory is draft7/)
- * FILEs are relative to DIR; each file's pass count is printed, then the total. */
+ * usage: schema_suite [-7] [-n NAME] KNOWN-FAILURES DIR FILE...
+ *   -7       compile the schemas as draft-07 (the suite's directory is draft7/)
+ *   -n NAME  what the total line calls the cases (default JSON-Schema-Test-Suite)
+ * FILEs are relative to DIR, in the suite's format ([{description, schema, tests:
+ * [{description, data, valid}]}]); each file's pass count is printed, then the
+ * total. tests/schema/diff2020.py writes such a file too, its verdicts another
+ * validator's. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,13 +78,21 @@ static known *find_known(const char *file, const char *group, const char *test)
 int main(int argc, char **argv)
 {
     unsigned flags = 0;
+    const char *name = "JSON-Schema-Test-Suite";
     int a = 1;
-    if (a < argc && strcmp(argv[a], "-7") == 0) {
-        flags |= CAPSA__SCHEMA_DRAFT7;
-        a++;
+    for (;;) {
+        if (a < argc && strcmp(argv[a], "-7") == 0) {
+            flags |= CAPSA__SCHEMA_DRAFT7;
+            a++;
+        } else if (a + 1 < argc && strcmp(argv[a], "-n") == 0) {
+            name = argv[a + 1];
+            a += 2;
+        } else {
+            break;
+        }
     }
     if (argc - a < 3) {
-        fprintf(stderr, "usage: %s [-7] KNOWN-FAILURES DIR FILE...\n", argv[0]);
+        fprintf(stderr, "usage: %s [-7] [-n NAME] KNOWN-FAILURES DIR FILE...\n", argv[0]);
         return 2;
     }
     if (load_known(argv[a]) != 0)
@@ -166,6 +178,6 @@ int main(int argc, char **argv)
                 failed++;
             }
         }
-    printf("JSON-Schema-Test-Suite: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    printf("%s: %d passed, %d failed, %d skipped\n", name, passed, failed, skipped);
     return failed ? 1 : 0;
 }

@@ -87,6 +87,45 @@ TEST(values)
     capsa_sandbox_free(sb);
 }
 
+/* The run's value is taken when the script returns: what timers and callbacks do
+ * to the object afterwards does not show, and a promise of an earlier run that
+ * settles late cannot set a later run's value. */
+TEST(value_at_return)
+{
+    capsa_sandbox *sb = new_sandbox();
+    int rc;
+    const capsa_result *r = run(sb, "const o = {n: 1, tags: ['a']};"
+                                    "setTimeout(() => { o.n = 2; o.tags.push('timer') }, 2);"
+                                    "setImmediate(() => { o.tags.push('immediate') });"
+                                    "return o", &rc);
+    CHECK_INT(rc, CAPSA_OK, "a run that returns an object its timers change later");
+    CHECK_STR(capsa_result_value(r), "{\"n\":1,\"tags\":[\"a\"]}", "the value as it was at the return");
+    r = run(sb, "return o", &rc);
+    CHECK_STR(capsa_result_value(r), "{\"n\":2,\"tags\":[\"a\",\"immediate\",\"timer\"]}",
+              "the timers did run (before the run ended)");
+    r = run(sb, "let seen = 0; const v = {toJSON() { return ++seen }};"
+                "setTimeout(() => {}, 1); return v", &rc);
+    CHECK_STR(capsa_result_value(r), "1", "toJSON ran once, at the return");
+    r = run(sb, "const late = {}; setTimeout(() => { late.x = 1 }, 1);"
+                "await new Promise(res => setTimeout(res, 3)); return late", &rc);
+    CHECK_STR(capsa_result_value(r), "{\"x\":1}", "a change before the return shows");
+    r = run(sb, "const b = {big: 1n}; setTimeout(() => { delete b.big; console.log('fixed') }, 1);"
+                "return b", &rc);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "a value JSON cannot hold when the script returns is an error");
+    CHECK_STR(capsa_result_error_name(r), "TypeError", "JSON.stringify's");
+    CHECK_STR(capsa_result_stdout(r, NULL), "", "and it ends the run at once: the timer never fired");
+    r = run(sb, "globalThis.settle = null; return new Promise(res => { globalThis.settle = res })", &rc);
+    CHECK_INT(rc, CAPSA_ESCRIPT, "a run whose promise is never settled");
+    r = run(sb, "settle({stale: true}); await null; await null; return 'fresh'", &rc);
+    CHECK_INT(rc, CAPSA_OK, "the next run settles the old promise");
+    CHECK_STR(capsa_result_value(r), "\"fresh\"", "which does not become this run's value");
+    r = run(sb, "Promise.prototype.then = function () { throw new Error('replaced') }; return [1]", &rc);
+    CHECK_STR(capsa_result_value(r), "[1]", "a replaced Promise.prototype.then changes nothing");
+    r = run(sb, "return {again: true}", &rc);
+    CHECK_STR(capsa_result_value(r), "{\"again\":true}", "in the next run either");
+    capsa_sandbox_free(sb);
+}
+
 TEST(output)
 {
     capsa_sandbox *sb = new_sandbox();
@@ -818,6 +857,7 @@ int main(void)
     RUN(version_and_errors);
     RUN(misuse);
     RUN(values);
+    RUN(value_at_return);
     RUN(output);
     RUN(output_stream_and_cap);
     RUN(persistence_and_reset);

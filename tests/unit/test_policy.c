@@ -92,7 +92,7 @@ TEST(empty_policy_denies)
     capsa__decision d = decide(p, "math/add", "{\"a\":1}");
     CHECK_INT(d.allowed, 0, "an empty policy denies");
     CHECK_INT(d.capability, -1, "no capability is named");
-    CHECK_STR(d.message, "No capability authorizes 'math/add'. Granted: []", "denial message of an empty policy");
+    CHECK_STR(d.message, "No capability authorizes 'math.add'. Granted: []", "denial message of an empty policy");
     CHECK_INT(capsa__policy_count(p), 0, "no capabilities");
     capsa__policy_free(p);
     capsa__policy_free(NULL);
@@ -117,15 +117,30 @@ TEST(patterns)
     CHECK_INT(matches("a/**/b", "a/x/y/c"), 0, "a/**/b needs the final b");
     CHECK_INT(matches("a/**/b/*", "a/b/x/b/y"), 1, "** backtracks to a later b");
     CHECK_INT(matches("**", "anything/at/all"), 1, "** alone matches every method");
-    CHECK_INT(matches("*", "math.add"), 1, "* matches a dotted single segment");
-    CHECK_INT(matches("*", "math/add"), 0, "* alone does not take two segments");
+    CHECK_INT(matches("*", "math.add"), 0, "* alone does not take two segments ('.' separates)");
+    CHECK_INT(matches("*", "math/add"), 0, "* alone does not take two segments ('/' separates)");
+    CHECK_INT(matches("*", "echo"), 1, "* takes a name of one segment");
     CHECK_INT(matches("**/*", "x"), 1, "**/* matches one segment");
     CHECK_INT(matches("*/**/*", "x"), 0, "*/**/* needs two segments");
     CHECK_INT(matches("math.add", "math.add"), 1, "a dotted name matches itself");
-    CHECK_INT(matches("math/*", "math.add"), 0, "'.' does not split segments");
-    CHECK_INT(matches("math/add", "math.add"), 0, "math/add is not math.add");
-    CHECK_INT(matches("stripe.charges/*", "stripe.charges/create"), 1, "a dotted segment then *");
-    CHECK_INT(matches("stripe.charges/*", "stripeXcharges/create"), 0, "'.' is literal, not a wildcard");
+    CHECK_INT(matches("math/*", "math.add"), 1, "'/' in a pattern is '.' in a name");
+    CHECK_INT(matches("math.*", "math/add"), 1, "'.' in a pattern is '/' in a name");
+    CHECK_INT(matches("math/add", "math.add"), 1, "math/add is math.add");
+    CHECK_INT(matches("math.add", "math/add"), 1, "and the other way round");
+    CHECK_INT(matches("github.*", "github.search_issues"), 1, "the README's github.*");
+    CHECK_INT(matches("github/*", "github.search_issues"), 1, "the README's github/*");
+    CHECK_INT(matches("github.*", "github.issues.search"), 0, "* is one segment after '.'");
+    CHECK_INT(matches("github/*", "github/issues.search"), 0, "* is one segment after '/'");
+    CHECK_INT(matches("github.**", "github.issues.search"), 1, "** is any number after '.'");
+    CHECK_INT(matches("github/**", "github.issues/search"), 1, "** is any number after '/'");
+    CHECK_INT(matches("**.search", "github/issues.search"), 1, "** before either separator");
+    CHECK_INT(matches("*.search", "github/search"), 1, "* before '.' matches before '/'");
+    CHECK_INT(matches("stripe.charges/*", "stripe.charges/create"), 1, "a pattern mixing separators");
+    CHECK_INT(matches("stripe.charges/*", "stripeXcharges/create"), 0, "'.' is a separator, not a wildcard");
+    CHECK_INT(matches("a.b", "a_b"), 0, "'_' is not a separator");
+    CHECK_INT(matches("a.b", "a:b"), 0, "':' is not a separator");
+    CHECK_INT(matches("**", "a./b"), 0, "an empty segment between '.' and '/' matches nothing");
+    CHECK_INT(matches("**", ".a"), 0, "a leading '.' in a method matches nothing");
     CHECK_INT(matches("Math/add", "math/add"), 0, "segments are case-sensitive");
     CHECK_INT(matches("**", ""), 0, "an empty method matches nothing");
     CHECK_INT(matches("**", "a//b"), 0, "a method with an empty segment matches nothing");
@@ -592,7 +607,7 @@ TEST(budgets_and_fall_through)
     CHECK_INT(capsa__policy_count(p), 3, "three capabilities");
     capsa__decision d = decide(p, "stripe/charges/create", "{\"amount\":50}");
     CHECK(d.allowed && d.capability == 0, "the first capability authorises");
-    CHECK_STR(d.message, "'stripe/charges/create' allowed by 'stripe/charges/*'", "allowed message");
+    CHECK_STR(d.message, "'stripe.charges.create' allowed by 'stripe.charges.*'", "allowed message");
     d = decide(p, "stripe/charges/create", "{\"amount\":60}");
     CHECK(d.allowed && d.capability == 0, "the first capability again");
     CHECK_INT(capsa__policy_used(p, 0), 2, "two calls used of the first");
@@ -601,14 +616,14 @@ TEST(budgets_and_fall_through)
     CHECK(d.allowed && d.capability == 1, "an exhausted capability falls through to the next");
     d = decide(p, "stripe/charges/create", "{\"amount\":500}");
     CHECK(!d.allowed && d.capability == 0, "the first is spent and the second's constraint fails");
-    CHECK_STR(d.message, "Call limit reached for 'stripe/charges/*': 2 of 2 used",
+    CHECK_STR(d.message, "Call limit reached for 'stripe.charges.*': 2 of 2 used",
               "the spent budget is the reason given");
     d = decide(p, "stripe/charges/create", "{\"amount\":5000}");
-    CHECK_STR(d.message, "'stripe/charges/create' matched 'stripe/charges/*' but failed: amount <= 1000 (got 5000)",
+    CHECK_STR(d.message, "'stripe.charges.create' matched 'stripe.charges.*' but failed: amount <= 1000 (got 5000)",
               "a call failing every constraint reports the first matching capability's failure");
     CHECK_INT(d.capability, 0, "and names that capability");
     d = decide(p, "stripe/refunds/create", "{\"amount\":50}");
-    CHECK_STR(d.message, "Call limit reached for 'stripe/**': 1 of 1 used", "the second is spent too");
+    CHECK_STR(d.message, "Call limit reached for 'stripe.**': 1 of 1 used", "the second is spent too");
     CHECK_INT(d.capability, 1, "and is named");
     CHECK_INT(capsa__policy_used(p, 1), 1, "one call used of the second");
     CHECK(capsa__policy_remaining(p, 2) == UINT64_MAX, "an unlimited capability has UINT64_MAX remaining");
@@ -619,7 +634,9 @@ TEST(budgets_and_fall_through)
     CHECK_INT(capsa__policy_max_calls(p, 2), 0, "max_calls of an unlimited one is 0");
     CHECK_INT(capsa__policy_index(p, "stripe/**"), 1, "index by pattern");
     CHECK_INT(capsa__policy_index(p, "nope"), -1, "index of an unknown pattern");
-    CHECK_STR(capsa__policy_pattern(p, 2), "math/**", "pattern by index");
+    CHECK_STR(capsa__policy_pattern(p, 2), "math.**", "patterns are kept canonical: '/' as '.'");
+    CHECK_INT(capsa__policy_index(p, "math.**"), 2, "index by the pattern with either separator");
+    CHECK_INT(capsa__policy_index(p, "stripe.charges/*"), 0, "index by a pattern mixing both");
     CHECK_STR(capsa__policy_pattern(p, 3), NULL, "pattern out of range");
     CHECK_INT(capsa__policy_used(p, 9), 0, "used out of range");
     CHECK_INT(capsa__policy_remaining(p, 9), 0, "remaining out of range");
@@ -651,17 +668,17 @@ TEST(messages)
         "{\"pattern\":\"math/**\"},"
         "{\"pattern\":\"stripe/charges/*\",\"constraints\":[{\"param\":\"currency\",\"op\":\"in\",\"value\":[\"usd\",\"eur\"]}]}]}");
     capsa__decision d = decide(p, "stripe/refunds/create", "{}");
-    CHECK_STR(d.message, "No capability authorizes 'stripe/refunds/create'. Granted: ['stripe/charges/*', 'math/**']",
+    CHECK_STR(d.message, "No capability authorizes 'stripe.refunds.create'. Granted: ['stripe.charges.*', 'math.**']",
               "no pattern matches: patterns listed once each");
     CHECK_INT(d.capability, -1, "no capability named");
     d = decide(p, "stripe/charges/create", "{\"amount\":5000,\"currency\":\"gbp\"}");
-    CHECK_STR(d.message, "'stripe/charges/create' matched 'stripe/charges/*' but failed: amount <= 1000 (got 5000)",
+    CHECK_STR(d.message, "'stripe.charges.create' matched 'stripe.charges.*' but failed: amount <= 1000 (got 5000)",
               "constraint failure of the first matching capability");
     d = decide(p, "stripe/charges/create", "{\"amount\":5000.5,\"currency\":\"gbp\"}");
-    CHECK_STR(d.message, "'stripe/charges/create' matched 'stripe/charges/*' but failed: amount <= 1000 (got 5000.5)",
+    CHECK_STR(d.message, "'stripe.charges.create' matched 'stripe.charges.*' but failed: amount <= 1000 (got 5000.5)",
               "a real in shortest form");
     d = decide(p, "stripe/charges/create", "{\"amount\":{\"a\": [1, \"x\"]},\"currency\":\"gbp\"}");
-    CHECK_STR(d.message, "'stripe/charges/create' matched 'stripe/charges/*' but failed: amount <= 1000 (got {\"a\":[1,\"x\"]})",
+    CHECK_STR(d.message, "'stripe.charges.create' matched 'stripe.charges.*' but failed: amount <= 1000 (got {\"a\":[1,\"x\"]})",
               "the actual value as compact JSON");
     d = decide(p, "stripe/charges/create", "{\"amount\":null}");
     CHECK_CONTAINS(d.message, "amount <= 1000 (got null)", "null is reported as null");
@@ -670,7 +687,7 @@ TEST(messages)
     for (int i = 0; i < 3; i++)
         CHECK(allows(p, "stripe/charges/create", "{\"amount\":1}"), "three calls within the budget");
     d = decide(p, "stripe/charges/create", "{\"amount\":1}");
-    CHECK_STR(d.message, "Call limit reached for 'stripe/charges/*': 3 of 3 used", "the limit message");
+    CHECK_STR(d.message, "Call limit reached for 'stripe.charges.*': 3 of 3 used", "the limit message");
     d = decide(p, "stripe/charges/create", "{\"amount\":1,\"currency\":\"usd\"}");
     CHECK(d.allowed && d.capability == 2, "a later capability with the same pattern still authorises");
     capsa__policy_free(p);
@@ -692,21 +709,21 @@ TEST(message_escaping_and_length)
 {
     capsa__policy *p = load("{\"capabilities\":[{\"pattern\":\"a/*\",\"constraints\":[{\"param\":\"x\",\"op\":\"exists\"}]}]}");
     capsa__decision d = decide(p, "it's\n\x01", NULL);
-    CHECK_STR(d.message, "No capability authorizes 'it\\'s\\x0a\\x01'. Granted: ['a/*']",
+    CHECK_STR(d.message, "No capability authorizes 'it\\'s\\x0a\\x01'. Granted: ['a.*']",
               "quotes and control characters in a method are escaped");
     d = decide(p, "caf\xc3\xa9/\xff\xc3", NULL);
-    CHECK_STR(d.message, "No capability authorizes 'caf\xc3\xa9/\\xff\\xc3'. Granted: ['a/*']",
+    CHECK_STR(d.message, "No capability authorizes 'caf\xc3\xa9.\\xff\\xc3'. Granted: ['a.*']",
               "UTF-8 is kept and invalid bytes are escaped");
     char method[5000];
     memset(method, 'm', sizeof method - 1);
     method[sizeof method - 1] = '\0';
     d = decide(p, method, NULL);
     CHECK(strlen(d.message) < 400, "a long method is cut in the message");
-    CHECK_CONTAINS(d.message, "...'. Granted: ['a/*']", "with ... and the rest of the message");
+    CHECK_CONTAINS(d.message, "...'. Granted: ['a.*']", "with ... and the rest of the message");
     char args[20000];
     snprintf(args, sizeof args, "{\"x\":null,\"pad\":\"%s\"}", method);
     d = decide(p, "a/b", args);
-    CHECK_STR(d.message, "'a/b' matched 'a/*' but failed: x exists (got null)", "a failed exists");
+    CHECK_STR(d.message, "'a.b' matched 'a.*' but failed: x exists (got null)", "a failed exists");
     capsa__policy_free(p);
 
     /* Many patterns fill the message: it is cut at CAPSA__POLICY_MSG_MAX with "...". */
@@ -903,6 +920,11 @@ TEST(builder_and_to_json)
     CHECK_INT(capsa__policy_add(p, "math/**", NULL, 0, err, sizeof err), CAPSA_OK, "add with nothing else");
     CHECK_INT(capsa__policy_add(p, "a//b", NULL, 0, err, sizeof err), CAPSA_EINVAL, "a bad pattern");
     CHECK_STR(err, "pattern: empty segment in 'a//b'", "its error");
+    CHECK_INT(capsa__policy_add(p, "a./b", NULL, 0, err, sizeof err), CAPSA_EINVAL,
+              "an empty segment between the two separators");
+    CHECK_INT(capsa__policy_add(p, "a.b*", NULL, 0, err, sizeof err), CAPSA_EINVAL,
+              "'*' inside a segment after '.'");
+    CHECK_STR(err, "pattern: '*' must be a whole segment (\"*\" or \"**\") in 'a.b*'", "its error");
     CHECK_INT(capsa__policy_add(p, "x", "[{\"param\":\"a\",\"op\":\"lte\",\"value\":1}]", 0, err, sizeof err),
               CAPSA_EINVAL, "a bad constraint");
     CHECK_STR(err, "constraints[0].op: unknown operator 'lte'", "its error");
@@ -920,10 +942,10 @@ TEST(builder_and_to_json)
 
     char *s = capsa__policy_to_json(p);
     CHECK_STR(s,
-              "{\"capabilities\":[{\"pattern\":\"stripe/charges/*\",\"constraints\":"
+              "{\"capabilities\":[{\"pattern\":\"stripe.charges.*\",\"constraints\":"
               "[{\"param\":\"amount\",\"op\":\"<=\",\"value\":1000},{\"or\":[{\"param\":\"c\",\"op\":\"in\","
               "\"value\":[\"usd\",1.5]},{\"param\":\"t\",\"op\":\"exists\"}]}],\"max_calls\":2},"
-              "{\"pattern\":\"math/**\"}]}",
+              "{\"pattern\":\"math.**\"}]}",
               "the policy as JSON");
     capsa__policy *q = NULL;
     CHECK_INT(capsa__policy_parse(NULL, s, strlen(s), &q, err, sizeof err), CAPSA_OK, "the JSON loads back");
@@ -978,7 +1000,7 @@ TEST(allocation_failure)
             json_decref(args);
             ok = ok && d.allowed;
             if (s) {
-                succeeded = strstr(s, "\"x/*\"") != NULL;
+                succeeded = strstr(s, "\"x.*\"") != NULL;
                 capsa__policy_free_string(p, s);
             }
         }

@@ -209,12 +209,13 @@ TEST(registry_names)
     CHECK_INT(add_tool(sb, "math.add", add_schema, tool_add, NULL, CAPSA_TOOL_INLINE, 0), CAPSA_OK,
               "provider.action name");
     CHECK_INT(add_tool(sb, "github/issues/search", NULL, tool_echo, NULL, 0, 0), CAPSA_OK, "a/b/c name");
-    CHECK_INT(add_tool(sb, "web-search:fetch", NULL, tool_echo, NULL, 0, 0), CAPSA_OK, "- and : in a name");
+    CHECK_INT(add_tool(sb, "web-search.fetch", NULL, tool_echo, NULL, 0, 0), CAPSA_OK, "- in a name");
     CHECK_INT(add_tool(sb, "math.add", NULL, tool_echo, NULL, 0, 0), CAPSA_EEXIST, "a name taken twice");
     CHECK_INT(add_tool(sb, "math_add", NULL, tool_echo, NULL, 0, 0), CAPSA_EEXIST,
               "a name whose flat form is taken");
     CHECK_CONTAINS(capsa_errmsg(sb), "flat form", "the message says why");
-    const char *bad[] = { "", "1abc", "a..b", "a.", ".a", "a b", "a/é", "x;y", NULL };
+    const char *bad[] = { "", "1abc", "a..b", "a.", ".a", "a b", "a/é", "x;y", "a:b", "a./b", "a/",
+                          "/a", "a//b", NULL };
     for (int i = 0; bad[i]; i++)
         CHECK_INT(add_tool(sb, bad[i], NULL, tool_echo, NULL, 0, 0), CAPSA_EINVAL, bad[i]);
     CHECK_INT(add_tool(sb, "s.bad", "{\"type\":\"object\",\"type\":\"string\"}", tool_echo, NULL, 0, 0),
@@ -242,12 +243,13 @@ TEST(registry_names)
               "a/b/c becomes tools.a.b.c");
     CHECK_STR(value_of(sb, "return (await github_issues_search({q: 'y'})).q"), "\"y\"", "a/b/c flat");
     CHECK_STR(value_of(sb, "return (await tools['web-search'].fetch({u: 1})).u"), "1", "- kept in a namespace");
-    CHECK_STR(value_of(sb, "return (await web_search_fetch({u: 2})).u"), "2", "- and : become _");
+    CHECK_STR(value_of(sb, "return (await web_search_fetch({u: 2})).u"), "2", "- and . become _");
     CHECK_STR(value_of(sb, "return await tools.call('math.add', {a: 1, b: 1})"), "2", "tools.call by name");
     CHECK_STR(value_of(sb, "return await tools.call('math_add', '{\"a\":3,\"b\":4}')"), "7",
               "tools.call by flat name, with JSON text");
     CHECK_STR(value_of(sb, "return tools.list().map(t => t.name)"),
-              "[\"math.add\",\"github/issues/search\",\"web-search:fetch\"]", "tools.list()");
+              "[\"math.add\",\"github.issues.search\",\"web-search.fetch\"]",
+              "tools.list(): the canonical names ('/' registered as '.')");
     CHECK_STR(value_of(sb, "const d = tools.describe('math.add'); return [d.flat, d.description, "
                            "d.parameters.required, d.types]"),
               "[\"math_add\",\"a test tool\",[\"a\",\"b\"],\"/tools/math.add.d.ts\"]", "tools.describe()");
@@ -280,8 +282,8 @@ TEST(declarations)
     CHECK_CONTAINS(data, "export declare function math_add(args: MathAddArgs): Promise<any>;",
                    "the function, arguments required");
     capsa_free(data);
-    CHECK_INT(capsa_fs_read(sb, "/tools/github/search.d.ts", &data, &len), CAPSA_OK,
-              "a/b names make directories");
+    CHECK_INT(capsa_fs_read(sb, "/tools/github.search.d.ts", &data, &len), CAPSA_OK,
+              "an a/b name is declared under its canonical name a.b");
     CHECK_CONTAINS(data, "\"not-ident\"?: string | null;", "a key that is not an identifier is quoted");
     CHECK_CONTAINS(data, "function github_search(args?: GithubSearchArgs)", "optional arguments");
     capsa_free(data);
@@ -660,14 +662,20 @@ static void on_audit(void *ud, const char *line, size_t len)
     }
 }
 
-TEST(audit)
+/* A sandbox whose audit lines go to on_audit, from empty. */
+static capsa_sandbox *audited_sandbox(void)
 {
     capsa_options o;
     capsa_options_init(&o);
     o.on_audit = on_audit;
     audit_len = 0;
     audit_seen[0] = '\0';
-    capsa_sandbox *sb = new_sandbox(&o);
+    return new_sandbox(&o);
+}
+
+TEST(audit)
+{
+    capsa_sandbox *sb = audited_sandbox();
     add_tool(sb, "math.add", add_schema, tool_add, NULL, 0, 0);
     add_tool(sb, "fail", NULL, tool_fail, NULL, 0, 0);
     capsa_policy_add(sb, "math.add", NULL, 0);
@@ -707,6 +715,7 @@ TEST(audit)
     capsa_sandbox_free(sb);
 
     /* Hashed arguments; the log off; quotas: fail closed. */
+    capsa_options o;
     capsa_options_init(&o);
     o.audit_flags = CAPSA_AUDIT_HASH_ARGS;
     sb = echo_sandbox(&o);
@@ -923,6 +932,343 @@ TEST(allocation_failure)
     capsa_engine_free(e);
 }
 
+/* Counts the calls that reach it, and answers {}. */
+static int counted_calls;
+static void tool_counted(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    (void)ud;
+    (void)call;
+    __atomic_add_fetch(&counted_calls, 1, __ATOMIC_RELAXED);
+    capsa_tool_reply_json(reply, "{}", 2);
+}
+
+/* One name everywhere: '.' is canonical and '/' the same separator, for the
+ * registry, the two JS forms, tools.call/describe/list, the policy, the budget
+ * keys, the audit, the declarations and the shell's `tool`. */
+TEST(names_one_separator)
+{
+    capsa_sandbox *sb = audited_sandbox();
+    CHECK_INT(add_tool(sb, "stripe/charges/create", "{\"type\":\"object\",\"properties\":"
+                                                    "{\"amount\":{\"type\":\"integer\"}}}",
+                       tool_echo, NULL, CAPSA_TOOL_INLINE, 0),
+              CAPSA_OK, "a name with '/'");
+    CHECK_INT(add_tool(sb, "github.search_issues", NULL, tool_echo, NULL, CAPSA_TOOL_INLINE, 0),
+              CAPSA_OK, "a name with '.'");
+    CHECK_INT(add_tool(sb, "stripe.charges.create", NULL, tool_echo, NULL, 0, 0), CAPSA_EEXIST,
+              "the same name with the other separator is taken");
+    CHECK_CONTAINS(capsa_errmsg(sb), "taken by tool 'stripe.charges.create'",
+                   "the message names the canonical tool");
+    CHECK_INT(add_tool(sb, "github/search_issues", NULL, tool_echo, NULL, 0, 0), CAPSA_EEXIST,
+              "and the other way round");
+    CHECK_INT(add_tool(sb, "stripe.charges/create", NULL, tool_echo, NULL, 0, 0), CAPSA_EEXIST,
+              "and mixed");
+    CHECK_INT(add_tool(sb, "github_search.issues", NULL, tool_echo, NULL, 0, 0), CAPSA_EEXIST,
+              "a different name with the same flat form is taken");
+    CHECK_INT(capsa_policy_add(sb, "github.*", NULL, 0), CAPSA_OK, "the README's github.* loads");
+    CHECK_INT(capsa_policy_add(sb, "stripe/charges/*",
+                               "[{\"param\":\"amount\",\"op\":\"<=\",\"value\":1000}]", 5),
+              CAPSA_OK, "a pattern with '/'");
+    CHECK_STR(value_of(sb, "return tools.list().map(t => t.name)"),
+              "[\"stripe.charges.create\",\"github.search_issues\"]", "tools.list() gives canonical names");
+    CHECK_STR(value_of(sb, "return [tools.describe('stripe/charges/create').name, "
+                           "tools.describe('stripe.charges.create').types, "
+                           "tools.describe('stripe_charges_create').flat]"),
+              "[\"stripe.charges.create\",\"/tools/stripe.charges.create.d.ts\",\"stripe_charges_create\"]",
+              "describe takes either separator or the flat name");
+    CHECK_STR(value_of(sb, "{ const r = []; for (const f of [() => tools.stripe.charges.create({amount: 1}),"
+                           " () => stripe_charges_create({amount: 2}),"
+                           " () => tools.call('stripe/charges/create', {amount: 3}),"
+                           " () => tools.call('stripe.charges.create', {amount: 4}),"
+                           " () => tools.call('stripe.charges/create', {amount: 5})]) r.push((await f()).amount);"
+                           " return r }"),
+              "[1,2,3,4,5]", "every form of the name reaches the tool");
+    CHECK_CONTAINS(audit_seen, "\"id\":3,\"tool\":\"stripe.charges.create\",\"args\":{\"amount\":3},"
+                               "\"decision\":\"allowed\",\"capability\":\"stripe.charges.*\"",
+                   "the audit names the canonical tool and pattern, whatever the script wrote");
+    CHECK(strstr(audit_seen, "\"tool\":\"stripe/") == NULL, "no audit line names a tool with '/'");
+
+    /* A name written with '/' cannot dodge a pattern or a constraint written with '.'. */
+    CHECK_STR(value_of(sb, "{ const r = []; for (const n of ['stripe/charges/create', 'stripe.charges.create',"
+                           " 'stripe_charges_create']) { try { await tools.call(n, {amount: 5000}) }"
+                           " catch (e) { r.push(e.code) } } return r }"),
+              "[\"permission_denied\",\"permission_denied\",\"permission_denied\"]",
+              "the constraint holds for every spelling of the name");
+    CHECK_CONTAINS(value_of(sb, "try { await tools.call('stripe/charges/create', {amount: 5000}) }"
+                                " catch (e) { return e.message }"),
+                   "'stripe.charges.create' matched 'stripe.charges.*' but failed: amount <= 1000 (got 5000)",
+                   "the denial names the canonical tool and pattern");
+    uint64_t used = 0, remaining = 0;
+    CHECK_INT(capsa_policy_calls(sb, "stripe.charges.*", &used, &remaining), CAPSA_OK,
+              "the budget's key with '.'");
+    CHECK_INT(used, 5, "the five allowed calls were counted, under one capability");
+    CHECK_INT(capsa_policy_calls(sb, "stripe/charges/*", &used, &remaining), CAPSA_OK,
+              "the same key with '/'");
+    CHECK_INT(remaining, 0, "its budget is spent");
+    int allowed = 1;
+    char msg[512];
+    CHECK_INT(capsa_policy_check(sb, "github/search_issues", "{}", 2, &allowed, msg, sizeof(msg)),
+              CAPSA_OK, "a dry run under the '/' spelling");
+    CHECK_INT(allowed, 1, "github.* allows github/search_issues");
+    CHECK_STR(msg, "'github.search_issues' allowed by 'github.*'", "named canonically");
+    CHECK_INT(capsa_policy_check(sb, "github/issues/other", "{}", 2, &allowed, msg, sizeof(msg)),
+              CAPSA_OK, "a dry run of an unregistered name");
+    CHECK_INT(allowed, 0, "'*' takes one segment only");
+    CHECK_CONTAINS(msg, "No capability authorizes 'github.issues.other'", "its name, canonical");
+    char *data = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_read(sb, "/tools/stripe.charges.create.d.ts", &data, &len), CAPSA_OK,
+              "the declarations are under the canonical name");
+    capsa_free(data);
+    CHECK_INT(capsa_fs_read(sb, "/tools/index.d.ts", &data, &len), CAPSA_OK, "index.d.ts");
+    CHECK_CONTAINS(data, "  stripe: {\n    charges: {\n      create: typeof stripe_charges_create;",
+                   "and the namespaces nest by segment");
+    capsa_free(data);
+
+    /* The shell's `tool` takes either spelling, its values typed by the schema. */
+    const capsa_result *r = NULL;
+    const char *cmd = "tool stripe/charges/create --amount 7 && tool --help stripe/charges/create";
+    CHECK_INT(capsa_shell(sb, cmd, NULL, 0, &r), CAPSA_OK, "tool NAME with '/'");
+    CHECK_INT(capsa_result_exit_code(r), 1, "the budget is spent: the call fails");
+    CHECK_CONTAINS(capsa_result_stderr(r, NULL), "Call limit reached for 'stripe.charges.*'",
+                   "with the policy's message");
+    capsa_policy_reset_counts(sb);
+    CHECK_INT(capsa_shell(sb, cmd, NULL, 0, &r), CAPSA_OK, "again with budget left");
+    CHECK_CONTAINS(capsa_result_stdout(r, NULL), "\"amount\": 7", "the number went as a number");
+    CHECK_CONTAINS(capsa_result_stdout(r, NULL), "usage: tool stripe.charges.create",
+                   "--help found the tool by its '/' spelling");
+    capsa_sandbox_free(sb);
+}
+
+/* Every call's arguments are validated against the tool's schema on the host,
+ * before the policy and before the tool; a failure is invalid_arguments with the
+ * path and the rule, audited, and spends no budget. */
+TEST(arguments_schema)
+{
+    capsa_sandbox *sb = audited_sandbox();
+    static const char forms[] =
+        "{\"type\":\"object\",\"$defs\":{\"item\":{\"type\":\"object\",\"properties\":"
+        "{\"name\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"name\"],"
+        "\"additionalProperties\":false}},"
+        "\"properties\":{\"q\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"},"
+        "\"n\":{\"type\":\"integer\",\"minimum\":1,\"exclusiveMaximum\":100},"
+        "\"mode\":{\"enum\":[\"exact\",\"fast\"]},"
+        "\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"number\"}],"
+        "\"items\":false},"
+        "\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/item\"},\"maxItems\":3},"
+        "\"id\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]}},"
+        "\"required\":[\"q\"],\"additionalProperties\":false}";
+    counted_calls = 0;
+    CHECK_INT(add_tool(sb, "db.find", forms, tool_counted, NULL, 0, 0), CAPSA_OK,
+              "a 2020-12 schema compiles");
+    CHECK_INT(capsa_policy_add(sb, "db.*", "[{\"param\":\"n\",\"op\":\"<=\",\"value\":10}]", 100),
+              CAPSA_OK, "a policy with a constraint");
+    CHECK_STR(value_of(sb, "return (await db_find({q: 'abc', n: 5, mode: 'fast', pair: ['a', 1],"
+                           " items: [{name: 'x'}], id: 3})) !== undefined"),
+              "true", "valid arguments reach the tool");
+    CHECK_INT(counted_calls, 1, "once");
+    struct { const char *args, *message; } bad[] = {
+        { "{n: 5}", "/: missing required property 'q'" },
+        { "{q: 5}", "/q: expected string, got number" },
+        { "{q: 'ABC'}", "/q: " },
+        { "{q: 'a', n: 0}", "/n: " },
+        { "{q: 'a', n: 100}", "/n: " },
+        { "{q: 'a', n: 2.5}", "/n: expected integer" },
+        { "{q: 'a', mode: 'slow'}", "/mode: " },
+        { "{q: 'a', pair: ['a', 'b']}", "/pair/1: expected number, got string" },
+        { "{q: 'a', pair: ['a', 1, 2]}", "/pair" },
+        { "{q: 'a', items: [{name: 'x'}, {name: ''}]}", "/items/1/name: " },
+        { "{q: 'a', items: [{name: 'x', extra: 1}]}", "/items/0: property 'extra' is not allowed" },
+        { "{q: 'a', items: [{}, {}, {}, {}]}", "/items: " },
+        { "{q: 'a', id: true}", "/id: " },
+        { "{q: 'a', other: 1}", "/: property 'other' is not allowed" },
+        { NULL, NULL },
+    };
+    for (int i = 0; bad[i].args; i++) {
+        char code[512];
+        snprintf(code, sizeof(code),
+                 "try { await db_find(%s); return 'called' } catch (e) { return [e.code, e.message] }",
+                 bad[i].args);
+        const char *v = value_of(sb, code);
+        CHECK_CONTAINS(v, "[\"invalid_arguments\",\"the arguments of 'db.find' do not match its schema: ",
+                       bad[i].args);
+        CHECK_CONTAINS(v, bad[i].message, bad[i].args);
+    }
+    CHECK_INT(counted_calls, 1, "no invalid call reached the tool");
+    uint64_t used = 9;
+    capsa_policy_calls(sb, "db.*", &used, NULL);
+    CHECK_INT(used, 1, "and none spent budget: the schema comes before the policy");
+    CHECK_CONTAINS(audit_seen, "\"tool\":\"db.find\",\"args\":{\"q\":5},\"decision\":\"denied\","
+                               "\"capability\":null,\"reason\":\"/q: expected string, got number\","
+                               "\"outcome\":\"error\",\"error_code\":\"invalid_arguments\"",
+                   "an invalid call is audited as denied, with the validator's reason");
+    /* Valid for the schema, refused by the policy: both checks apply. */
+    CHECK_STR(value_of(sb, "try { await db_find({q: 'a', n: 50}) } catch (e) { return e.code }"),
+              "\"permission_denied\"", "schema-valid but policy-denied");
+    CHECK_INT(counted_calls, 1, "not called either");
+    /* JSON text through tools.call is checked the same way. */
+    CHECK_CONTAINS(value_of(sb, "try { await tools.call('db/find', '{\"q\":\"a\",\"n\":\"5\"}') }"
+                                " catch (e) { return e.message }"),
+                   "/n: expected integer, got string", "JSON text, by the '/' name");
+    /* Values past the validator's bounds are refused, never half-checked. */
+    CHECK_CONTAINS(value_of(sb, "{ let v = 'x'; for (let i = 0; i < 300; i++) v = [v];"
+                                "try { await db_find({q: 'a', deep: v}) } catch (e) { return [e.code, e.message] } }"),
+                   "/: property 'deep' is not allowed", "a deep value where none is allowed");
+    CHECK_INT(add_tool(sb, "any.thing", "{\"type\":\"object\",\"$defs\":{\"n\":{\"items\":"
+                                        "{\"$ref\":\"#/$defs/n\"}}},\"properties\":{\"v\":"
+                                        "{\"$ref\":\"#/$defs/n\"}}}", tool_counted, NULL, 0, 0),
+              CAPSA_OK, "a recursive schema that follows arrays all the way down");
+    capsa_policy_add(sb, "any.*", NULL, 0);
+    CHECK_CONTAINS(value_of(sb, "{ let v = 1; for (let i = 0; i < 300; i++) v = [v];"
+                                "try { await any_thing({v}); return 'called' } catch (e) { return [e.code, e.message] } }"),
+                   "the schema goes deeper than 256 levels here", "refused by the validator's depth bound");
+    CHECK_INT(counted_calls, 1, "without calling the tool");
+
+    /* Draft-07 by $schema. */
+    CHECK_INT(add_tool(sb, "old.tool", "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+                                       "\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"array\","
+                                       "\"items\":[{\"type\":\"string\"}],\"additionalItems\":false}}}",
+                       tool_counted, NULL, 0, 0),
+              CAPSA_OK, "a draft-07 schema");
+    capsa_policy_add(sb, "old.*", NULL, 0);
+    CHECK_CONTAINS(value_of(sb, "try { await old_tool({t: ['a', 'b']}) } catch (e) { return e.message }"),
+                   "/t", "draft-07's tuple items are asserted");
+    capsa_sandbox_free(sb);
+}
+
+/* A schema the validator cannot compile is refused when the tool is added, with
+ * the validator's message. */
+TEST(schema_refused_at_add)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    struct { const char *schema, *message; } bad[] = {
+        { "{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"strin\"}}}",
+          "tool 'b.t': parameters: #/properties/q/type: unknown type 'strin'" },
+        { "{\"type\":\"object\",\"unevaluatedProperties\":false}", "unevaluatedProperties" },
+        { "{\"type\":\"object\",\"properties\":{\"q\":{\"$ref\":\"https://example.com/s.json\"}}}",
+          "#/properties/q/$ref" },
+        { "{\"type\":\"object\",\"properties\":{\"q\":{\"$ref\":\"#/$defs/missing\"}}}", "missing" },
+        { "{\"type\":\"object\",\"properties\":{\"q\":{\"pattern\":\"(?=a)\"}}}", "#/properties/q/pattern" },
+        { "{\"type\":\"object\",\"properties\":{\"q\":{\"items\":[{}]}}}", "#/properties/q/items" },
+        { "{\"type\":\"object\",\"$ref\":\"#\"}", "$ref" },
+        { "{\"type\":\"object\",\"required\":\"q\"}", "#/required" },
+        { "{\"type\":\"object\",\"minimum\":\"1\"}", "#/minimum" },
+        { "{\"$schema\":\"http://example.com/other\"}", "$schema" },
+        { NULL, NULL },
+    };
+    for (int i = 0; bad[i].schema; i++) {
+        CHECK_INT(add_tool(sb, "b.t", bad[i].schema, tool_echo, NULL, 0, 0), CAPSA_EINVAL, bad[i].schema);
+        CHECK_CONTAINS(capsa_errmsg(sb), bad[i].message, bad[i].schema);
+    }
+    CHECK_STR(value_of(sb, "return tools.list().length"), "0", "no refused tool was registered");
+    capsa_sandbox_free(sb);
+}
+
+/* The declarations say in TypeScript what the schema the calls are checked against
+ * says: every form the validator supports has a type. */
+TEST(declarations_schema_forms)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    static const char forms[] =
+        "{\"type\":\"object\",\"description\":\"All the forms.\","
+        "\"$defs\":{\"Point\":{\"type\":\"object\",\"description\":\"A point.\",\"properties\":"
+        "{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"],"
+        "\"additionalProperties\":false},"
+        "\"Tree\":{\"type\":\"object\",\"properties\":{\"kids\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Tree\"}}}},"
+        "\"not-ident\":{\"type\":\"string\"}},"
+        "\"properties\":{"
+        "\"mode\":{\"enum\":[\"a\",\"b\",1,null]},"
+        "\"fixed\":{\"const\":{\"k\":[1,\"x\"]}},"
+        "\"id\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]},"
+        "\"one\":{\"oneOf\":[{\"type\":\"boolean\"},{\"type\":\"null\"}]},"
+        "\"both\":{\"allOf\":[{\"$ref\":\"#/$defs/Point\"},{\"type\":\"object\",\"properties\":{\"z\":{\"type\":\"number\"}}}]},"
+        "\"either\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"string\"}},\"anyOf\":[{\"$ref\":\"#/$defs/Point\"},{\"type\":\"null\"}]},"
+        "\"pt\":{\"$ref\":\"#/$defs/Point\"},"
+        "\"tree\":{\"$ref\":\"#/$defs/Tree\"},"
+        "\"odd\":{\"$ref\":\"#/$defs/not-ident\"},"
+        "\"ptr\":{\"$ref\":\"#/properties/mode\"},"
+        "\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":[\"number\",\"null\"]}],\"items\":false,\"minItems\":1},"
+        "\"head\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}],\"items\":{\"type\":\"boolean\"},\"minItems\":1},"
+        "\"list\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}},"
+        "\"map\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}},"
+        "\"pat\":{\"type\":\"object\",\"patternProperties\":{\"^x\":{\"type\":\"string\"}},\"additionalProperties\":false},"
+        "\"empty\":{\"type\":\"object\",\"additionalProperties\":false},"
+        "\"open\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"additionalProperties\":true},"
+        "\"self\":{\"$ref\":\"#\"},"
+        "\"n\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10,\"description\":\"how many\"},"
+        "\"s\":{\"type\":\"string\",\"pattern\":\"^a*/$\",\"format\":\"email\"},"
+        "\"nothing\":false,\"anything\":true,"
+        "\"maybe\":{\"type\":[\"string\",\"null\"],\"anyOf\":[{\"minLength\":1},{\"type\":\"null\"}]},"
+        "\"neg\":{\"not\":{\"type\":\"string\"}}},"
+        "\"required\":[\"mode\",\"pt\"],\"additionalProperties\":false}";
+    CHECK_INT(add_tool(sb, "forms/all", forms, tool_echo, NULL, 0, 0), CAPSA_OK, "the schema compiles");
+    CHECK_INT(add_tool(sb, "old.d7", "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+                                     "\"type\":\"object\",\"definitions\":{\"P\":{\"type\":\"string\"}},"
+                                     "\"properties\":{\"t\":{\"type\":\"array\",\"items\":[{\"type\":\"string\"}],"
+                                     "\"additionalItems\":false},\"p\":{\"$ref\":\"#/definitions/P\"}}}",
+                       tool_echo, NULL, 0, 0),
+              CAPSA_OK, "a draft-07 schema");
+    CHECK_INT(add_tool(sb, "ab_c", NULL, tool_echo, NULL, 0, 0), CAPSA_OK, "ab_c");
+    CHECK_INT(add_tool(sb, "abC", NULL, tool_echo, NULL, 0, 0), CAPSA_OK, "abC: another flat name, "
+              "the same PascalCase");
+    char *d = NULL;
+    size_t len;
+    CHECK_INT(capsa_fs_read(sb, "/tools/forms.all.d.ts", &d, &len), CAPSA_OK, "the tool's file");
+    struct { const char *want, *what; } lines[] = {
+        { "/** A point. */\nexport declare type FormsAllArgs_Point = {\n  x: number;\n  y: number;\n};\n",
+          "a $defs member is a named type, with its description" },
+        { "export declare type FormsAllArgs_Tree = {\n  kids?: Array<FormsAllArgs_Tree>;\n};\n",
+          "a recursive $defs member refers to itself" },
+        { "/** All the forms. */\nexport declare type FormsAllArgs = {\n", "the arguments' type" },
+        { "  mode: \"a\" | \"b\" | 1 | null;\n", "enum: a union of literals, required" },
+        { "  fixed?: {\"k\":[1,\"x\"]};\n", "const: a literal, optional" },
+        { "  id?: string | number;\n", "anyOf: a union" },
+        { "  one?: boolean | null;\n", "oneOf: a union" },
+        { "  both?: FormsAllArgs_Point & {\n    z?: number;\n  };\n", "allOf: an intersection" },
+        { "  either?: {\n    t?: string;\n  } & (FormsAllArgs_Point | null);\n",
+          "a type beside anyOf: intersected, the union in parentheses" },
+        { "  pt: FormsAllArgs_Point;\n", "$ref to $defs: the named type" },
+        { "  odd?: string;\n", "a $defs name that is not an identifier: inlined" },
+        { "  ptr?: \"a\" | \"b\" | 1 | null;\n", "$ref by JSON Pointer: inlined" },
+        { "  /** @minItems 1 */\n  pair?: [string, (number | null)?];\n",
+          "prefixItems with items false: a closed tuple, members past minItems optional" },
+        { "  head?: [string, ...Array<boolean>];\n", "prefixItems then items: a tuple with a rest" },
+        { "  list?: Array<number>;\n", "items alone: an array" },
+        { "  map?: Record<string, number>;\n", "additionalProperties: an index signature" },
+        { "  pat?: Record<string, string>;\n", "patternProperties: an index signature" },
+        { "  empty?: Record<string, never>;\n", "no members allowed" },
+        { "  open?: {\n    a?: string;\n    [key: string]: unknown;\n  };\n",
+          "additionalProperties true beside properties: an index signature of unknown" },
+        { "  self?: FormsAllArgs;\n", "$ref to the root: the arguments' own type" },
+        { "  /** how many\n   * @minimum 1\n   * @maximum 10 */\n  n?: number;\n",
+          "description and bounds as JSDoc; integer is number" },
+        { "  /** @pattern ^a*\\/$\n   * @format email */\n  s?: string;\n",
+          "the pattern in the JSDoc, its */ defused" },
+        { "  nothing?: never;\n  anything?: unknown;\n", "false is never, true unknown" },
+        { "  maybe?: string | null;\n", "a union member that says nothing absorbs the union" },
+        { "  neg?: unknown;\n", "not has no type" },
+        { "};\n/** a test tool */\nexport declare function forms_all(args: FormsAllArgs): Promise<any>;\n",
+          "additionalProperties false: no index signature; required members: args required" },
+        { NULL, NULL },
+    };
+    for (int i = 0; lines[i].want; i++)
+        CHECK_CONTAINS(d, lines[i].want, lines[i].what);
+    CHECK(!strstr(d, "not-ident ="), "no named type for a name that is not an identifier");
+    capsa_free(d);
+    CHECK_INT(capsa_fs_read(sb, "/tools/index.d.ts", &d, &len), CAPSA_OK, "index.d.ts");
+    CHECK_CONTAINS(d, "declare type OldD7Args_P = string;\ndeclare type OldD7Args = {\n"
+                      "  t?: [string?];\n  p?: OldD7Args_P;\n};\n",
+                   "draft-07: definitions and tuple items");
+    CHECK_CONTAINS(d, "declare type AbCArgs = Record<string, unknown>;\n/** a test tool */\n"
+                      "declare function ab_c(args?: AbCArgs)",
+                   "the first of two tools whose PascalCase is the same");
+    CHECK_CONTAINS(d, "declare type AbCArgs2 = Record<string, unknown>;\n/** a test tool */\n"
+                      "declare function abC(args?: AbCArgs2)",
+                   "the second gets a number: index.d.ts declares no name twice");
+    CHECK_CONTAINS(d, "declare type FormsAllArgs_Point = {", "named types are in index.d.ts too");
+    capsa_free(d);
+    capsa_sandbox_free(sb);
+}
+
 int main(void)
 {
     if (capsa_engine_new(NULL, &engine) != CAPSA_OK) {
@@ -942,6 +1288,10 @@ int main(void)
     RUN(audit_callback_cap);
     RUN(audit_unforgeable);
     RUN(no_reentry);
+    RUN(names_one_separator);
+    RUN(arguments_schema);
+    RUN(schema_refused_at_add);
+    RUN(declarations_schema_forms);
     RUN(allocation_failure);
     capsa_engine_free(engine);
     return test_summary("test_tools");
