@@ -147,6 +147,7 @@ class ToolDef(Structure):
         ("ud", c_void_p),
         ("flags", c_uint32),
         ("timeout_ms", c_uint64),
+        ("returns", c_char_p),
     ]
 
 
