@@ -59,6 +59,7 @@ typedef struct mcpc_tool {
     char *flat;        /* its flat form, "S_T", to keep flat names unique */
     char *description;
     char *schema;      /* inputSchema, compact */
+    char *returns;     /* outputSchema, compact, or NULL */
     uint64_t generation;
     int gone;          /* no longer listed */
     int listed;        /* in the listing being read */
@@ -974,8 +975,9 @@ void mcpc_died(mcpc_up *up, const char *why)
     up->next_start_ms = now + delay;
     jrpc_ids_each(up->pending, fail_pending, up->error);
     pthread_cond_broadcast(&up->cv);
-    char msg[sizeof(up->error) + 64];
-    snprintf(msg, sizeof(msg), "%s; it is started again on its next call", up->error);
+    char msg[sizeof(up->error) + 128];
+    snprintf(msg, sizeof(msg), "%s; it is started again on its next call, after a backoff of %llu ms",
+             up->error, (unsigned long long)delay);
     pthread_mutex_unlock(&up->lock);
     if (was_ready) /* a start that fails is reported by its starter */
         mcpc_log(up, CAPSA_MCP_LOG_EVENT, msg, strlen(msg));
@@ -1178,6 +1180,7 @@ static void tool_free(mcpc_tool *t)
     free(t->flat);
     free(t->description);
     free(t->schema);
+    free(t->returns);
     free(t);
 }
 
@@ -1191,21 +1194,17 @@ static int name_taken(const capsa_mcp_client *c, const char *name, const char *f
     return 0;
 }
 
-/* The description of an upstream tool: its own (or title), the names it came
- * by, and its result's schema when it declares one. A new string. */
+/* The description of an upstream tool: its own (or title) and the names it came
+ * by (its outputSchema is the declarations' return type). A new string. */
 static char *describe(const mcpc_up *up, const char *remote, json_t *tool)
 {
     const char *d = json_string_value(json_object_get(tool, "description"));
     if (!d)
         d = json_string_value(json_object_get(tool, "title"));
-    json_t *os = json_object_get(tool, "outputSchema");
-    char *out_text = json_is_object(os) ? json_dumps(os, JSON_COMPACT) : NULL;
     char *s = NULL;
-    if (asprintf(&s, "%s%s(MCP server '%s', tool '%s')%s%.2000s%s", d ? d : "", d && d[0] ? "\n\n" : "",
-                 up->name, remote, out_text ? "\nReturns (outputSchema): " : "",
-                 out_text ? out_text : "", out_text && strlen(out_text) > 2000 ? "..." : "") < 0)
+    if (asprintf(&s, "%s%s(MCP server '%s', tool '%s')", d ? d : "", d && d[0] ? "\n\n" : "",
+                 up->name, remote) < 0)
         s = NULL;
-    free(out_text);
     return s;
 }
 
@@ -1221,9 +1220,12 @@ static int record_tool(capsa_mcp_client *c, mcpc_up *up, json_t *tool)
     }
     json_t *is = json_object_get(tool, "inputSchema");
     char *schema = json_is_object(is) ? json_dumps(is, JSON_COMPACT) : strdup("{\"type\":\"object\"}");
+    json_t *os = json_object_get(tool, "outputSchema");
+    char *returns = json_is_object(os) ? json_dumps(os, JSON_COMPACT) : NULL;
     char *desc = describe(up, remote, tool);
-    if (!schema || !desc) {
+    if (!schema || !desc || (json_is_object(os) && !returns)) {
         free(schema);
+        free(returns);
         free(desc);
         return -1;
     }
@@ -1235,8 +1237,10 @@ static int record_tool(capsa_mcp_client *c, mcpc_up *up, json_t *tool)
             t->gone = 0;
             t->listed = 1;
             free(t->schema);
+            free(t->returns);
             free(t->description);
             t->schema = schema;
+            t->returns = returns;
             t->description = desc;
             return 0;
         }
@@ -1257,6 +1261,7 @@ static int record_tool(capsa_mcp_client *c, mcpc_up *up, json_t *tool)
         t->name = strdup(name);
         t->flat = strdup(flat);
         t->schema = schema;
+        t->returns = returns;
         t->description = desc;
     }
     if (t && c->n_tools == c->cap_tools) {
@@ -1272,6 +1277,7 @@ static int record_tool(capsa_mcp_client *c, mcpc_up *up, json_t *tool)
             tool_free(t);
         else {
             free(schema);
+            free(returns);
             free(desc);
         }
         mcpc_logf(up, CAPSA_MCP_LOG_EVENT, "out of memory: tool '%.200s' is left out", remote);
@@ -1863,7 +1869,17 @@ CAPSA_API int capsa_mcp_client_attach(capsa_mcp_client *c, capsa_sandbox *sb, ui
         d.fn = tool_call;
         d.ud = t;
         d.timeout_ms = t->up->timeout_ms ? t->up->timeout_ms : c->opts.call_timeout_ms;
+        d.returns = t->returns;
         int rc = capsa_tool_add(sb, &d);
+        if (rc == CAPSA_EINVAL && d.returns && strstr(capsa_errmsg(sb), "': returns: ")) {
+            /* An outputSchema capsa cannot declare: the tool is still callable. */
+            char msg[sizeof(c->errmsg)];
+            snprintf(msg, sizeof(msg), "tool '%.200s' (%s) is declared without its outputSchema: %.600s",
+                     t->remote, t->name, capsa_errmsg(sb));
+            mcpc_log(t->up, CAPSA_MCP_LOG_EVENT, msg, strlen(msg));
+            d.returns = NULL;
+            rc = capsa_tool_add(sb, &d);
+        }
         if (rc != CAPSA_OK) {
             char msg[sizeof(c->errmsg)];
             snprintf(msg, sizeof(msg), "tool '%.200s' (%s) is left out: %.600s", t->remote, t->name,

@@ -89,7 +89,7 @@ async function fakeSuite() {
   await step('fake: tools, names and declarations', async () => {
     const r = await runJs(cfg, `return { names: tools.list().map(t => t.name),
       dts: fs.readFileSync('/tools/fake.echo.d.ts', 'utf8'), index: fs.readFileSync('/tools/index.d.ts', 'utf8'),
-      structured: tools.describe('fake.structured').description, sum: tools.describe('fake.get_sum').description }`,
+      structured: fs.readFileSync('/tools/fake.structured.d.ts', 'utf8'), sum: tools.describe('fake.get_sum').description }`,
     ['--allow', '**']);
     const v = r.value || {};
     const names = v.names || [];
@@ -104,8 +104,11 @@ async function fakeSuite() {
       'fake: the declaration has the inputSchema\'s types', v.dts);
     check((v.dts || '').includes("(MCP server 'fake', tool 'echo')"), 'fake: the description keeps the original names', v.dts);
     check((v.sum || '').includes("tool 'get-sum'"), 'fake: a renamed tool\'s description names its original', v.sum);
-    check((v.structured || '').includes('Returns (outputSchema): {') && (v.structured || '').includes('"tag"'),
-      'fake: the outputSchema is declared in the description', v.structured);
+    check(/type FakeStructuredResult = \{\n\s*n: number;\n\s*tag\?: string;/.test(v.structured || '') &&
+      /function fake_structured\(args\?: FakeStructuredArgs\): Promise<FakeStructuredResult>;/.test(v.structured || ''),
+      'fake: the outputSchema is the declared return type', v.structured);
+    check(/function fake_echo\(args\?: FakeEchoArgs\): Promise<any>;/.test(v.dts || ''),
+      'fake: a tool without an outputSchema returns Promise<any>', v.dts);
     check(/fake: \{/.test(v.index || '') && /echo: typeof fake_echo/.test(v.index || ''), 'fake: index.d.ts has the tools.fake namespace', v.index);
   });
 
@@ -176,7 +179,9 @@ async function fakeSuite() {
       budget: () => tools.fake.echo({ text: 'ok' }),
       remote: () => tools.call('echo', '{}'),
       slash: () => tools.call('fake/pid', '{}'),
-      calls: () => tools.fake.calls({}),`), ['--policy', pol]);
+      badtype: () => tools.fake.echo({ text: 5 }),
+      missing: () => tools.fake.slow({}),
+      calls: () => tools.fake.calls({}),`), ['--policy', pol, '--audit', join(tempDir(), 'audit.jsonl')]);
     const v = r.value || {};
     check(v.denied && v.denied.error === 'permission_denied' && /fake\.pid/.test(v.denied.message),
       'fake: an ungranted upstream tool is permission_denied', v.denied);
@@ -184,11 +189,29 @@ async function fakeSuite() {
       'fake: a constraint on the arguments refuses the call', v.constraint);
     check(v.ok1 && v.ok2 && v.ok1.args && v.ok2.args, 'fake: allowed calls go through', [v.ok1, v.ok2]);
     check(v.budget && v.budget.error === 'permission_denied', 'fake: the call budget (max_calls 2) is enforced', v.budget);
-    check(v.remote && v.remote.error === 'unknown_tool' && v.slash && v.slash.error === 'unknown_tool',
-      'fake: the server\'s own names are not tools of the sandbox', [v.remote, v.slash]);
+    check(v.remote && v.remote.error === 'unknown_tool', 'fake: the server\'s own names are not tools of the sandbox', v.remote);
+    check(v.slash && v.slash.error === 'permission_denied' && /fake\.pid/.test(v.slash.message),
+      'fake: fake/pid is fake.pid, and as ungranted', v.slash);
+    check(v.badtype && v.badtype.error === 'invalid_arguments' && /\/text: expected string, got number/.test(v.badtype.message),
+      'fake: arguments against the inputSchema are refused on the host, naming the argument and the rule', v.badtype);
+    check(v.missing && v.missing.error === 'invalid_arguments' && /missing required property 'ms'/.test(v.missing.message),
+      'fake: a required argument left out is refused on the host', v.missing);
     check(JSON.stringify(v.calls) === '["echo","echo","calls"]', 'fake: only the allowed calls reached the server', v.calls);
     const got = readLog(plog).filter((e) => e.method === 'tools/call').map((e) => e.name);
     check(JSON.stringify(got) === '["echo","echo","calls"]', 'fake: the server\'s own log agrees', got);
+  });
+
+  await step('fake: S.* grants every tool of S and no other server\'s', async () => {
+    const glog = join(tempDir(), 'fake.log');
+    const r = await runJs({ fake: fakeServer(glog), other: fakeServer(glog) }, tryAll(`
+      pid: () => tools.fake.pid({}),
+      echo: () => tools.fake.echo({ text: 'star' }),
+      other: () => tools.other.pid({}),`), ['--allow', 'fake.*']);
+    const v = r.value || {};
+    check(v.pid && v.pid.pid > 0 && v.echo && v.echo.args.text === 'star', 'fake: --allow fake.* grants fake.pid and fake.echo', [v.pid, v.echo]);
+    check(v.other && v.other.error === 'permission_denied', 'fake: ... and not other.pid', v.other);
+    const got = readLog(glog).filter((e) => e.method === 'tools/call').map((e) => e.name).sort();
+    check(JSON.stringify(got) === '["echo","pid"]', 'fake: the denied call never reached its server', got);
   });
 
   await step('fake: concurrency, timeouts and cancellation', async () => {
@@ -197,11 +220,15 @@ async function fakeSuite() {
     const r = await runJs({ fake: fakeServer(clog), quick: fakeServer(clog, [], { timeout_ms: 1000 }) }, tryAll(`
       slow: () => Promise.all([1, 2, 3, 4].map(() => tools.fake.slow({ ms: 300 }))),
       max: () => tools.fake.max_inflight({}),
+      many: () => Promise.all(Array.from({ length: 12 }, () => tools.fake.slow({ ms: 500 }))),
+      bound: () => tools.fake.max_inflight({}),
       hang: () => tools.quick.hang({}),
       after: () => tools.quick.echo({ text: 'after' }),`), ['--allow', '**']);
     const v = r.value || {};
     check(Array.isArray(v.slow) && v.slow.length === 4, 'fake: Promise.all of four calls answers all four', v.slow);
     check(typeof v.max === 'number' && v.max >= 2 && v.max <= 4, 'fake: calls made together were in flight together on one connection', v.max);
+    check(Array.isArray(v.many) && v.many.length === 12 && typeof v.bound === 'number' && v.bound >= 2 && v.bound <= 8,
+      'fake: twelve calls at once are bounded by the tool workers (8 in flight at most)', [v.bound, v.many && v.many.length]);
     check(v.hang && v.hang.error === 'timeout', 'fake: a call the server never answers fails at its timeout_ms', v.hang);
     const events = readLog(clog);
     const calls = events.filter((e) => e.method === 'tools/call' && e.name === 'hang');
@@ -246,6 +273,8 @@ async function fakeSuite() {
       'fake: a server that crashes fails its call with a clear error', v.crash);
     check(v.third && v.third.pid !== v.second.pid, 'fake: and works again on the next call, restarted after its backoff', v.third);
     check(/starting it again \(restart 2\)/.test(r.stderrText), 'fake: the restarts are reported', r.stderrText);
+    const backoffs = [...r.stderrText.matchAll(/after a backoff of (\d+) ms/g)].map((m) => Number(m[1]));
+    check(JSON.stringify(backoffs) === '[200,400]', 'fake: the backoff starts under a second and doubles for a server that keeps dying', backoffs);
     const pids = [...new Set(readLog(hlog).map((e) => e.pid))];
     check(pids.length === 3 && pids.every((q) => !alive(q)), 'fake: each of its three processes was reaped', pids);
   });

@@ -77,6 +77,14 @@ class MCPTest(unittest.TestCase):
             r = sb.run("return (await tools.fake.later({})).tool").raise_for_error()
             self.assertEqual(r.value, "later")
 
+    def test_concurrent_calls_bounded_by_tool_concurrency(self) -> None:
+        with capsa.Sandbox(capabilities=["fake.*"], mcp_servers=self.servers, mcp_log=quiet,
+                           limits=capsa.Limits(tool_concurrency=2)) as sb:
+            r = sb.run("const all = await Promise.all(Array.from({length: 6}, () => tools.fake.slow({ms: 300})));"
+                       " return [all.length, await tools.fake.max_inflight({})]").raise_for_error()
+            self.assertEqual(r.value[0], 6)
+            self.assertEqual(r.value[1], 2, "six calls at once, two in flight: the sandbox's tool_concurrency")
+
     def test_config_as_file_and_text(self) -> None:
         path = os.path.join(self.dir, "mcp.json")
         Path(path).write_text(json.dumps({"mcpServers": self.servers}))
