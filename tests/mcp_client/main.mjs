@@ -401,6 +401,8 @@ async function realSuite() {
       'everything: an image comes as {type, mimeType, data}', JSON.stringify(v.image).slice(0, 200));
     check(Array.isArray(v.all) && v.all.length === 3, 'everything: concurrent calls', v.all);
     check(/location: "New York" \| "Chicago" \| "Los Angeles"/.test(v.dts || ''), 'everything: the declaration types the enum', v.dts);
+    check(/type EverythingGetStructuredContentResult = \{[^}]*temperature: number;/.test(v.dts || '') &&
+      /\): Promise<EverythingGetStructuredContentResult>;/.test(v.dts || ''), 'everything: its outputSchema is the declared result', v.dts);
   });
 
   await step('memory: entities made, then read back and filtered by concurrent calls', async () => {
