@@ -74,16 +74,17 @@ HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 # What reaches capsa from outside (net/: JSON-RPC, the MCP server and its
 # transports), a library of its own beside libcapsa, built on include/capsa.h
 # only, so that an embedder of the core links none of it.
-NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http
+NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http mcp_client mcp_client_http
 NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
-NET_LIBS   := -lmicrohttpd -ljansson -lpthread
+NET_LIBS   := -lmicrohttpd -lcurl -ljansson -lpthread
 # The capsa program (cli/), and what it links besides libcapsa.
 CLI_SRCS   := capsa tools mcp
 CLI_OBJS   := $(CLI_SRCS:%=$(OBJ)/cli-%.o)
 CLI_LIBS   := $(BUILD)/libcapsa-net.a $(NET_LIBS)
 
 .PHONY: all deps demo test bench clean distclean
-all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/libcapsa-net.a $(BUILD)/capsa
+all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa-net.so \
+	$(BUILD)/capsa
 
 deps:
 	@sh deps/install.sh
@@ -197,12 +198,18 @@ $(OBJ)/cli-%.o: cli/%.c include/capsa.h $(wildcard cli/*.h)
 	@mkdir -p $(OBJ)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
 
-$(OBJ)/net-%.o: net/%.c include/capsa.h $(wildcard net/*.h)
+$(OBJ)/net-%.o: net/%.c include/capsa.h include/capsa_net.h $(wildcard net/*.h)
 	@mkdir -p $(OBJ)
-	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
+	$(CC) -std=gnu11 -O2 -g -fPIC -fvisibility=hidden $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
 
 $(BUILD)/libcapsa-net.a: $(NET_OBJS)
 	rm -f $@ && ar rcs $@ $^
+
+# The same as a shared object for bindings (Python's mcp_servers): it exports the
+# API of include/capsa_net.h and finds libcapsa.so beside itself.
+NET_SO_LIBS = -Wl,-rpath,'$$ORIGIN' -L$(BUILD) -lcapsa $(NET_LIBS)
+$(BUILD)/libcapsa-net.so: $(NET_OBJS) $(BUILD)/libcapsa.so pkg/libcapsa.map
+	$(call shared_lib,libcapsa-net,$(NET_OBJS),$(NET_SO_LIBS))
 
 $(BUILD)/capsa: $(CLI_OBJS) $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a
 	$(CC) -pthread -o $@ $(CLI_OBJS) $(BUILD)/libcapsa.a $(CLI_LIBS) $(HOST_LIBS)

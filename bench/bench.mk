@@ -69,9 +69,12 @@ bench-build: all $(BENCH_BIN)/native_qjs $(BENCH_BIN)/capsa_bench $(BENCH_UNMETE
 bench-deps:
 	@sh bench/deps.sh $(BENCH_BIN)
 	@sh tests/mcp/deps.sh $(BUILD)/mcp-node || echo "bench: no MCP SDK: the MCP rows will fail" >&2
+	@sh tests/mcp_client/deps.sh $(BUILD)/mcp-client-node || \
+		echo "bench: no MCP servers: the MCP client row is left out" >&2
 
 # The MCP rows (bench/mcp.sh): calls and sessions against a server made with the
-# same SDK in Node.js.
+# same SDK in Node.js, and an upstream MCP tool called from a sandbox against the
+# SDK's own call of it.
 BENCH_MCP_CALLS ?= 1000
 BENCH_MCP_SESSIONS ?= 100
 BENCH_MCP_RUN = @BENCH_CAPSA=$(BUILD)/capsa BENCH_MCP_NODE=$(BUILD)/mcp-node \

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The MCP rows of make bench: bench/peers/mcp.mjs drives capsa mcp and the
 # reference (a minimal server built with the same SDK in Node.js, mcp_ref.mjs)
-# with the same SDK client in the same run; this prints them as a table with
-# the ratio of capsa to the reference and the targets of the MCP issue, and
-# writes them as JSON. A target missed is reported, not failed.
+# with the same SDK client in the same run, and bench/peers/mcp_client.mjs times
+# an upstream MCP tool called from a sandbox and by the SDK's client; this prints
+# them as a table with the ratio of capsa to the reference and the targets of the
+# MCP issue, and writes them as JSON. A target missed is reported, not failed.
 #   BENCH_CAPSA=build/capsa BENCH_MCP_NODE=build/mcp-node BENCH_MCP_JSON=... \
 #   BENCH_MCP_CALLS=1000 BENCH_MCP_SESSIONS=100 sh bench/mcp.sh
 set -eu
@@ -17,6 +18,17 @@ if ! MCP_NODE_DIR=$node_dir node "$here/peers/mcp.mjs" "$capsa" "${BENCH_MCP_CAL
     "${BENCH_MCP_SESSIONS:-100}" >"$raw"; then
     echo "bench: the MCP benchmark failed" >&2
     exit 1
+fi
+# The MCP client's row: an upstream tool called from a sandbox, and by the SDK.
+client_dir=${BENCH_MCP_CLIENT_NODE:-$(dirname "$node_dir")/mcp-client-node}
+if [ -d "$client_dir/node_modules/@modelcontextprotocol/server-everything" ]; then
+    if ! MCP_CLIENT_NODE_DIR=$(cd "$client_dir" && pwd) node "$here/peers/mcp_client.mjs" "$capsa" \
+        "${BENCH_MCP_CALLS:-1000}" >>"$raw"; then
+        echo "bench: the MCP client benchmark failed" >&2
+        exit 1
+    fi
+else
+    echo "bench: no $client_dir (tests/mcp_client/deps.sh): the MCP client row is left out" >&2
 fi
 awk -v json="$json" '
 { v[$1, $2] = $4; p99[$1, $2] = $7; unit[$2] = $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
@@ -43,4 +55,9 @@ END {
     print "  after one call, all answering again at the end; memory per session: the server'\''s PSS and"
     print "  RSS (smaps_rollup) after them minus before, divided by their number. reference: a minimal"
     print "  server with the same SDK in Node.js whose execute runs the code in a vm context (no sandbox)."
+    if (("capsa", "mcp.client.call") in v) {
+        printf "mcp.client.call: a call of server-everything'\''s echo (stdio) from a sandbox script (policy, audit,\n"
+        printf "  capsa'\''s MCP client), timed in the script, against the SDK'\''s client calling it from Node.js:\n"
+        printf "  capsa adds %.1f us a call (median; p99 %.0f us against %.0f us).\n", v["capsa", "mcp.client.call"] - v["reference", "mcp.client.call"], p99["capsa", "mcp.client.call"], p99["reference", "mcp.client.call"]
+    }
 }' "$raw"

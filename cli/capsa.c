@@ -88,6 +88,15 @@ static const char usage_text[] =
     "  --allow PATTERN allow the tools matching PATTERN, without constraints\n"
     "                  (\"math.add\", \"github.*\", \"**\"; '/' is the same separator\n"
     "                  as '.': \"github/*\" is \"github.*\"); repeatable\n"
+    "  --mcp-config FILE  upstream MCP servers whose tools the script may call,\n"
+    "                  in the mcpServers format of MCP clients: {\"mcpServers\":\n"
+    "                  {\"S\": {\"command\": \"prog\", \"args\": [...], \"env\": {...}}}}\n"
+    "                  for stdio servers, {\"url\": \"http://...\", \"headers\": {...}}\n"
+    "                  for Streamable HTTP ones. Tool T of server S is the tool\n"
+    "                  S.T (tools.S.T({...}) in JS), checked by the policy like\n"
+    "                  any other; servers start at once, one that fails is\n"
+    "                  reported and its tools are absent; repeatable\n"
+    "  --mcp-log FILE  append the MCP servers' stderr and log messages to FILE\n"
     "  --audit FILE    append the audit trail (one JSON line per tool call and\n"
     "                  run event, also in /log/actions.jsonl) to FILE; - : stderr.\n"
     "                  At most 64 MiB per command: past it, tool calls are\n"
@@ -209,6 +218,9 @@ typedef struct run_opts {
     const char *audit_file;
     const char *session;  /* --session FILE */
     int limits_given;     /* an option that a loaded session ignores */
+    const char *mcp_files[MAX_TOOL_FILES]; /* --mcp-config */
+    int n_mcp_files;
+    const char *mcp_log;  /* --mcp-log */
     int shell;            /* capsa shell: code_arg is -c's command line */
 } run_opts;
 
@@ -441,7 +453,9 @@ static int shell_status(capsa_sandbox *sb, int rc, const capsa_result *r)
 /* capsa shell with no command line: reads command lines from stdin, one per
  * line, and runs each; stops at end of input or after `exit`. A prompt goes to
  * stderr when stdin is a terminal. */
-static int shell_repl(capsa_sandbox *sb)
+/* The interactive shell; before each line, the tools that upstream MCP servers
+ * added since are registered. */
+static int shell_repl(capsa_sandbox *sb, const cli_tools *tools, uint64_t *mcp_generation)
 {
     int tty = isatty(0), status = 0;
     char *line = NULL;
@@ -461,6 +475,7 @@ static int shell_repl(capsa_sandbox *sb)
             continue;
         }
         const capsa_result *r = NULL;
+        cli_tools_refresh(tools, sb, mcp_generation);
         int rc = capsa_shell(sb, line, NULL, 0, &r);
         status = shell_status(sb, rc, r);
         fflush(stdout);
@@ -552,6 +567,15 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
             if (i + 1 >= argc || !argv[i + 1][0])
                 return usage_error("%s needs a file", a);
             o->session = argv[++i];
+        } else if (strcmp(a, "--mcp-config") == 0 || strcmp(a, "--mcp-log") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0])
+                return usage_error("%s needs a file", a);
+            if (strcmp(a, "--mcp-log") == 0)
+                o->mcp_log = argv[++i];
+            else if (o->n_mcp_files >= MAX_TOOL_FILES)
+                return usage_error("at most 16 of %s", a);
+            else
+                o->mcp_files[o->n_mcp_files++] = argv[++i];
         } else if (strcmp(a, "--tools") == 0 || strcmp(a, "--policy") == 0 ||
                    strcmp(a, "--allow") == 0 || strcmp(a, "--audit") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0])
@@ -629,6 +653,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
     cli_tools *tools = NULL;
     char *session = NULL;
     size_t session_len = 0;
+    uint64_t mcp_generation = 0;
     int status = EXIT_THREW, ran = 0;
     int rc = capsa_engine_new(NULL, &engine);
     if (rc != CAPSA_OK) {
@@ -662,6 +687,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
     }
     if (cli_tools_load(o->tool_files, o->n_tool_files, o->policy_file, o->allows, o->n_allows,
                        opts.tool_max_result ? opts.tool_max_result : 16u << 20, &tools) != 0 ||
+        cli_tools_mcp(tools, o->mcp_files, o->n_mcp_files, o->mcp_log) != 0 ||
         (o->session && (session_read(o->session, &session, &session_len) != 0 ||
                         session_writable(o->session) != 0))) {
         status = EXIT_USAGE;
@@ -679,7 +705,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
             fprintf(stderr, "capsa: cannot create a sandbox: %s\n", capsa_errstr(rc));
             goto out;
         }
-        if (seed_files(sb, o) != 0 || cli_tools_apply(tools, sb) != 0) {
+        if (seed_files(sb, o) != 0 || cli_tools_apply(tools, sb, &mcp_generation) != 0) {
             status = EXIT_USAGE;
             goto out;
         }
@@ -688,7 +714,7 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
     const capsa_result *r = NULL;
     if (o->shell) {
         if (!o->code_arg && !o->path) {
-            status = shell_repl(sb);
+            status = shell_repl(sb, tools, &mcp_generation);
         } else if (code && strlen(code) != len) {
             fprintf(stderr, "capsa: %s: the script contains a NUL byte\n", filename);
             status = EXIT_USAGE;

@@ -1,6 +1,7 @@
 /* capsa mcp: the MCP server on stdio (default) or Streamable HTTP (--http), with
- * the command tools and the policy of cli/tools.c in every session's sandbox and
- * the audit of all sessions in one file. Built on include/capsa.h and net/. */
+ * the command tools, the upstream MCP servers' tools and the policy of
+ * cli/tools.c in every session's sandbox and the audit of all sessions in one
+ * file. Built on include/capsa.h and net/. */
 #define _GNU_SOURCE
 #include "mcp.h"
 
@@ -59,6 +60,13 @@ static const char mcp_usage[] =
     "  --tools FILE    host tools that are external commands; repeatable\n"
     "  --policy FILE   the capabilities that allow tool calls (none: all denied)\n"
     "  --allow PATTERN allow the tools matching PATTERN; repeatable\n"
+    "  --mcp-config FILE  upstream MCP servers (the mcpServers format: stdio\n"
+    "                  \"command\"/\"args\"/\"env\", or HTTP \"url\"/\"headers\"),\n"
+    "                  started once and shared by every session: tool T of\n"
+    "                  server S is the host tool S.T, so one execute call can\n"
+    "                  call many upstream tools, each checked by the policy and\n"
+    "                  audited; repeatable\n"
+    "  --mcp-log FILE  append the MCP servers' stderr and log messages to FILE\n"
     "  --audit FILE    append every session's audit lines to FILE (- : stderr),\n"
     "                  each with its \"session\" id\n"
     "  --expose-tools  also list each granted host tool as an MCP tool of its own\n"
@@ -95,6 +103,9 @@ typedef struct mcp_opts {
     const char *allows[MAX_ALLOWS];
     int n_allows;
     const char *audit_file;
+    const char *mcp_files[MAX_TOOL_FILES];
+    int n_mcp_files;
+    const char *mcp_log;
     const char *tool_name;
     int expose_tools, fresh_each_call, log_output;
     unsigned long long max_text;
@@ -147,9 +158,14 @@ static void write_audit(void *ud, const char *session, const char *line, size_t 
 
 /* ---- sessions' sandboxes ---------------------------------------------------------------- */
 
-static int setup_sandbox(void *ud, capsa_sandbox *sb)
+static int setup_sandbox(void *ud, capsa_sandbox *sb, uint64_t *generation)
 {
-    return cli_tools_apply(ud, sb);
+    return cli_tools_apply(ud, sb, generation);
+}
+
+static void refresh_sandbox(void *ud, capsa_sandbox *sb, uint64_t *generation)
+{
+    cli_tools_refresh(ud, sb, generation);
 }
 
 /* Whether a is an option that takes a value. */
@@ -158,7 +174,8 @@ static int value_option(const char *a)
     static const char *const names[] = {
         "--tools", "--allow", "--policy", "--audit", "--tool-name", "--timeout", "--memory",
         "--fuel", "--max-output", "--disk", "--max-text", "--http", "--token-file",
-        "--allow-origin", "--max-sessions", "--max-body", "--session-idle",
+        "--allow-origin", "--max-sessions", "--max-body", "--session-idle", "--mcp-config",
+        "--mcp-log",
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (strcmp(a, names[i]) == 0)
@@ -201,6 +218,12 @@ static int parse(mcp_opts *o, int argc, char **argv, int *done)
             o->policy_file = argv[++i];
         } else if (strcmp(a, "--audit") == 0) {
             o->audit_file = argv[++i];
+        } else if (strcmp(a, "--mcp-config") == 0) {
+            if (o->n_mcp_files >= MAX_TOOL_FILES)
+                return usage("at most 16 of %s", a);
+            o->mcp_files[o->n_mcp_files++] = argv[++i];
+        } else if (strcmp(a, "--mcp-log") == 0) {
+            o->mcp_log = argv[++i];
         } else if (strcmp(a, "--tool-name") == 0) {
             const char *v = argv[++i];
             size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
@@ -368,7 +391,8 @@ int cli_mcp(int argc, char **argv)
     mcp_server *srv = NULL;
     status = 2;
     if (cli_tools_load(o.tool_files, o.n_tool_files, o.policy_file, o.allows, o.n_allows,
-                       o.sandbox.tool_max_result ? o.sandbox.tool_max_result : 16u << 20, &tools) != 0)
+                       o.sandbox.tool_max_result ? o.sandbox.tool_max_result : 16u << 20, &tools) != 0 ||
+        cli_tools_mcp(tools, o.mcp_files, o.n_mcp_files, o.mcp_log) != 0)
         goto out;
     if (o.audit_file) {
         audit_out = strcmp(o.audit_file, "-") == 0 ? stderr : fopen(o.audit_file, "a");
@@ -388,6 +412,7 @@ int cli_mcp(int argc, char **argv)
     cfg.engine = engine;
     cfg.sandbox = o.sandbox;
     cfg.setup = setup_sandbox;
+    cfg.refresh = refresh_sandbox;
     cfg.setup_ud = tools;
     cfg.audit = audit_out ? write_audit : NULL;
     cfg.tool_name = o.tool_name;

@@ -1,7 +1,8 @@
-/* Host tools that are external commands (--tools) and the capabilities that
- * allow them (--policy, --allow): the files read once, then registered into each
- * sandbox that needs them (see cli/tools.h). A command runs without a shell, in a
- * clean environment, with the call's arguments on its stdin. */
+/* Host tools that are external commands (--tools), upstream MCP servers
+ * (--mcp-config) and the capabilities that allow them (--policy, --allow): the
+ * files read once, then registered into each sandbox that needs them (see
+ * cli/tools.h). A command runs without a shell, in a clean environment, with the
+ * call's arguments on its stdin. */
 #define _GNU_SOURCE
 #include "tools.h"
 
@@ -9,6 +10,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -18,6 +20,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "capsa_net.h"
 
 /* Reads all of f into a new buffer (*len bytes, NUL-terminated). Returns NULL with
  * errno set on failure; EFBIG when over CLI_MAX_INPUT. */
@@ -84,6 +88,9 @@ struct cli_tools {
     const char *policy_file;
     char **allows;
     int n_allows;
+    capsa_mcp_client *mcp; /* the --mcp-config servers, NULL: none */
+    FILE *mcp_log;         /* --mcp-log, NULL: none */
+    pthread_mutex_t log_lock;
 };
 
 static void cmd_tool_free(cmd_tool *t)
@@ -111,6 +118,10 @@ void cli_tools_free(cli_tools *ts)
         free(ts->allows[i]);
     free(ts->allows);
     free(ts->policy);
+    capsa_mcp_client_free(ts->mcp); /* stops and reaps the servers */
+    if (ts->mcp_log)
+        fclose(ts->mcp_log);
+    pthread_mutex_destroy(&ts->log_lock);
     free(ts);
 }
 
@@ -475,6 +486,8 @@ int cli_tools_load(const char *const *tool_files, int n_tool_files, const char *
 {
     *out = NULL;
     cli_tools *ts = calloc(1, sizeof(*ts));
+    if (ts)
+        pthread_mutex_init(&ts->log_lock, NULL);
     if (!ts || (n_allows > 0 && !(ts->allows = calloc((size_t)n_allows, sizeof(char *))))) {
         fprintf(stderr, "capsa: out of memory reading the tools\n");
         cli_tools_free(ts);
@@ -521,7 +534,70 @@ int cli_tools_defs(const cli_tools *ts, capsa_tool_def *defs)
     return ts->n_tools;
 }
 
-int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb)
+/* The MCP client's log: its warnings on stderr and in --mcp-log; routine events,
+ * the servers' stderr and log messages in --mcp-log only. */
+static void mcp_log(void *ud, const char *server, int kind, const char *text, size_t len)
+{
+    cli_tools *ts = ud;
+    pthread_mutex_lock(&ts->log_lock);
+    if (kind == CAPSA_MCP_LOG_EVENT)
+        fprintf(stderr, "capsa: MCP server '%s': %.*s\n", server, (int)len, text);
+    if (ts->mcp_log) {
+        fprintf(ts->mcp_log, "[%s]%s %.*s\n", server,
+                kind == CAPSA_MCP_LOG_EVENT || kind == CAPSA_MCP_LOG_INFO ? " capsa:"
+                : kind == CAPSA_MCP_LOG_MESSAGE                          ? " log:" : "",
+                (int)len, text);
+        fflush(ts->mcp_log);
+    }
+    pthread_mutex_unlock(&ts->log_lock);
+}
+
+int cli_tools_mcp(cli_tools *ts, const char *const *files, int n_files, const char *log_file)
+{
+    if (n_files == 0)
+        return 0;
+    if (log_file && !(ts->mcp_log = fopen(log_file, "a"))) {
+        fprintf(stderr, "capsa: --mcp-log: cannot open '%s': %s\n", log_file, strerror(errno));
+        return -1;
+    }
+    capsa_mcp_options o;
+    capsa_mcp_options_init(&o);
+    o.on_log = mcp_log;
+    o.on_log_ud = ts;
+    if (capsa_mcp_client_new(&o, &ts->mcp) != CAPSA_OK) {
+        fprintf(stderr, "capsa: cannot start the MCP client: out of memory\n");
+        return -1;
+    }
+    for (int i = 0; i < n_files; i++) {
+        FILE *f = fopen(files[i], "rb");
+        size_t len = 0;
+        char *text = f ? cli_read_all(f, &len) : NULL;
+        int saved = errno;
+        if (f)
+            fclose(f);
+        if (!text) {
+            fprintf(stderr, "capsa: --mcp-config: cannot read '%s': %s\n", files[i],
+                    saved == EFBIG ? "over 64 MiB" : strerror(saved));
+            return -1;
+        }
+        int rc = capsa_mcp_client_configure(ts->mcp, text, len);
+        free(text);
+        if (rc != CAPSA_OK) {
+            fprintf(stderr, "capsa: --mcp-config %s: %s\n", files[i], capsa_mcp_client_errmsg(ts->mcp));
+            return -1;
+        }
+    }
+    capsa_mcp_client_start(ts->mcp);
+    return 0;
+}
+
+void cli_tools_refresh(const cli_tools *ts, capsa_sandbox *sb, uint64_t *mcp_generation)
+{
+    if (ts->mcp)
+        capsa_mcp_client_attach(ts->mcp, sb, mcp_generation); /* failures: on the log */
+}
+
+int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb, uint64_t *mcp_generation)
 {
     for (int i = 0; i < ts->n_tools; i++) {
         cmd_tool *ct = ts->tools[i];
@@ -532,6 +608,11 @@ int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb)
             return -1;
         }
     }
+    /* An upstream tool that cannot be registered (its schema, its name taken by a
+       --tools tool) is left out, reported by the client's log on stderr. */
+    uint64_t none = 0;
+    if (ts->mcp)
+        capsa_mcp_client_attach(ts->mcp, sb, mcp_generation ? mcp_generation : &none);
     if (ts->policy && capsa_policy_set(sb, ts->policy, ts->policy_len) != CAPSA_OK) {
         fprintf(stderr, "capsa: --policy %s: %s\n", ts->policy_file, capsa_errmsg(sb));
         return -1;

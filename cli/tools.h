@@ -1,7 +1,9 @@
-/* Host tools that are external commands (--tools files) and the capabilities that
- * allow them (--policy, --allow), read once and registered into any number of
- * sandboxes: `capsa run` and `capsa shell` use one, `capsa mcp` one per session.
- * Built on include/capsa.h only (and jansson, to read the tool files). */
+/* Host tools that are external commands (--tools files), the tools of upstream
+ * MCP servers (--mcp-config files, through include/capsa_net.h), and the
+ * capabilities that allow them (--policy, --allow), read once and registered into
+ * any number of sandboxes: `capsa run` and `capsa shell` use one, `capsa mcp` one
+ * per session. Built on include/capsa.h and capsa_net.h only (and jansson, to
+ * read the tool files). */
 #ifndef CAPSA_CLI_TOOLS_H
 #define CAPSA_CLI_TOOLS_H
 
@@ -30,10 +32,23 @@ typedef struct cli_tools cli_tools;
 int cli_tools_load(const char *const *tool_files, int n_tool_files, const char *policy_file,
                    const char *const *allows, int n_allows, uint64_t max_result, cli_tools **out);
 
+/* Reads the --mcp-config files (the mcpServers format) and starts their servers,
+ * all at once; a server that fails to start is reported on stderr and its tools
+ * are absent. The servers' own stderr and log messages go to log_file (appended;
+ * NULL: dropped), capsa's reports on them to stderr and log_file. Returns 0, or
+ * -1 after saying what is wrong with a file (exit status 2). */
+int cli_tools_mcp(cli_tools *ts, const char *const *files, int n_files, const char *log_file);
+
 /* Registers the tools in sb and gives it the policy. Returns 0, or -1 after saying
  * on stderr what failed (a tool's name or schema, the policy's line or field).
- * ts must outlive sb (its tools' callbacks use it). */
-int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb);
+ * *mcp_generation (may be NULL) gets what was registered of the MCP servers'
+ * tools, for cli_tools_refresh. ts must outlive sb (its tools' callbacks use it). */
+int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb, uint64_t *mcp_generation);
+
+/* Registers in sb the MCP servers' tools that appeared since *mcp_generation
+ * (a server's list changed). In both, an upstream tool that cannot be registered
+ * is left out and reported on stderr. */
+void cli_tools_refresh(const cli_tools *ts, capsa_sandbox *sb, uint64_t *mcp_generation);
 
 /* The most tools a set holds. */
 #define CLI_MAX_TOOLS 256

@@ -6,7 +6,7 @@
 
 FUZZ_CC      ?= clang-14
 FUZZ_BUILD   := $(BUILD)-fuzz
-FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef shell schema mcp restore
+FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef shell schema mcp restore mcp_client
 FUZZ_SECONDS ?= 60
 FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
@@ -21,7 +21,12 @@ $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(BUILD)/libcapsa.a
 	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude -Isrc -I$(GEN) $< $(BUILD)/libcapsa.a \
 		-ljansson -lzstd -lpthread -lm -o $@
 
-# The MCP dispatcher's harness links net/ (libcapsa-net.a) too.
+# The MCP harnesses (the server's dispatcher, what the client reads) link net/
+# (libcapsa-net.a) too.
+$(BUILD)/fuzz/fuzz_mcp_client: fuzz/fuzz_mcp_client.c net/mcp_client.h $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a
+	@mkdir -p $(BUILD)/fuzz
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< $(BUILD)/libcapsa-net.a \
+		$(BUILD)/libcapsa.a $(NET_LIBS) -lm -o $@
 $(BUILD)/fuzz/fuzz_mcp: fuzz/fuzz_mcp.c $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a
 	@mkdir -p $(BUILD)/fuzz
 	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< $(BUILD)/libcapsa-net.a \

@@ -23,7 +23,7 @@ static void echo_tool(void *ud, const capsa_tool_call *call, capsa_tool_reply *r
     capsa_tool_reply_json(reply, call->args, call->args_len);
 }
 
-static int setup(void *ud, capsa_sandbox *sb)
+static int setup(void *ud, capsa_sandbox *sb, uint64_t *generation)
 {
     (void)ud;
     capsa_tool_def d;

@@ -1,6 +1,7 @@
 /* libFuzzer harness: tool definitions (name, description, JSON Schema) as the
  * host's caller or a tools file gives them, as arbitrary bytes. The input is split
- * at NUL bytes into name, description and schema. capsa_tool_add must accept or
+ * at NUL bytes into name, description and schema (of the parameters, and of the
+ * result too for every second tool). capsa_tool_add must accept or
  * refuse with a documented code and a message, never crash or leak; an accepted
  * tool's TypeScript declarations must land in /tools and be readable, and the
  * guest must see the registry (tools.list()) without breaking. */
@@ -56,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d.name = name;
         d.description = desc;
         d.parameters = schema;
+        d.returns = i % 2 ? schema : NULL;
         d.fn = reply_null;
         d.flags = CAPSA_TOOL_INLINE;
         int rc = capsa_tool_add(sb, &d);

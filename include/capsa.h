@@ -461,6 +461,10 @@ typedef struct capsa_tool_def {
     uint64_t timeout_ms;     /* per call; 0: capsa_options.tool_timeout_ms. A call
                                 not answered in time rejects with code "timeout";
                                 the late answer is discarded. */
+    const char *returns;     /* JSON Schema text of the result (parsed strictly and
+                                compiled as parameters is), for the declarations'
+                                return type only: results are not checked against
+                                it. NULL: Promise<any> */
 } capsa_tool_def;
 
 /* Fills *def with the defaults. */

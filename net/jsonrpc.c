@@ -326,3 +326,11 @@ size_t jrpc_ids_count(const jrpc_ids *t)
 {
     return t->count;
 }
+
+void jrpc_ids_each(const jrpc_ids *t, void (*fn)(void *ud, const json_t *id, void *value), void *ud)
+{
+    for (size_t i = 0; i < t->n_buckets; i++) {
+        for (id_entry *e = t->buckets[i]; e; e = e->next)
+            fn(ud, e->id, e->value);
+    }
+}

@@ -2,7 +2,7 @@
  * limits and classifying it (request, notification, response, or invalid with the
  * error to answer), building responses, errors, notifications and requests, and a
  * table of request ids (the requests in flight of a server, or those a client
- * waits on). Used by the MCP server and, later, the MCP client; JSON is jansson's.
+ * waits on). Used by the MCP server and the MCP client; JSON is jansson's.
  * Nothing here does I/O or keeps global state. */
 #ifndef CAPSA_NET_JSONRPC_H
 #define CAPSA_NET_JSONRPC_H
@@ -101,5 +101,8 @@ void *jrpc_ids_get(const jrpc_ids *t, const json_t *id);
 void *jrpc_ids_take(jrpc_ids *t, const json_t *id);
 /* How many ids the table holds. */
 size_t jrpc_ids_count(const jrpc_ids *t);
+/* Calls fn(ud, id, value) for every entry, in no set order; fn must not change
+ * the table. */
+void jrpc_ids_each(const jrpc_ids *t, void (*fn)(void *ud, const json_t *id, void *value), void *ud);
 
 #endif

@@ -439,7 +439,8 @@ int mcp_server_new(const mcp_server_config *cfg, mcp_server **out, char *err, si
         mcp_server_free(srv);
         return -1;
     }
-    if ((cfg->setup && cfg->setup(cfg->setup_ud, sb) != 0) ||
+    uint64_t generation = 0;
+    if ((cfg->setup && cfg->setup(cfg->setup_ud, sb, &generation) != 0) ||
         build_tools(srv, sb, err, errsize) != 0) {
         if (cfg->setup && !err[0])
             snprintf(err, errsize, "the tools could not be set up");
@@ -503,6 +504,7 @@ struct mcp_session {
     size_t queued;
     job *running;           /* the worker's job, NULL between jobs */
     uint64_t seq;
+    uint64_t tools_generation; /* the setup's and refresh's (the worker's) */
     /* The worker's, during a run: */
     sbuf console;           /* stdout and stderr as they came, up to max_text */
     uint64_t console_dropped;
@@ -577,7 +579,7 @@ int mcp_session_new(mcp_server *srv, const char *id, mcp_session **out, char *er
         snprintf(err, errsize, "cannot create a sandbox: %s", capsa_errstr(rc));
         goto fail;
     }
-    if (srv->cfg.setup && srv->cfg.setup(srv->cfg.setup_ud, ss->sb) != 0) {
+    if (srv->cfg.setup && srv->cfg.setup(srv->cfg.setup_ud, ss->sb, &ss->tools_generation) != 0) {
         snprintf(err, errsize, "the tools could not be set up");
         goto fail;
     }
@@ -1193,6 +1195,8 @@ static void *worker_main(void *arg)
         ss->queued--;
         ss->running = j;
         pthread_mutex_unlock(&ss->lock);
+        if (ss->srv->cfg.refresh)
+            ss->srv->cfg.refresh(ss->srv->cfg.setup_ud, ss->sb, &ss->tools_generation);
         json_t *error = NULL, *result = NULL;
         switch (j->kind) {
         case JOB_EXECUTE: result = run_execute(ss, j, &error); break;

@@ -42,8 +42,15 @@ typedef struct mcp_server_config {
     capsa_options sandbox;      /* each session's sandbox (limits apply to each call);
                                    on_output and on_audit are the server's */
     /* Registers the host tools and the policy in a new sandbox: 0, or -1 after
-       saying why on stderr. Called for every session, from any thread. */
-    int (*setup)(void *ud, capsa_sandbox *sb);
+       saying why on stderr. Called for every session, from any thread.
+       *generation (0 at first) is the session's to keep: the setup may record
+       in it what it registered (the MCP client's tool generation). */
+    int (*setup)(void *ud, capsa_sandbox *sb, uint64_t *generation);
+    /* NULL, or called on the session's worker before each call that runs in the
+       sandbox, with the same *generation: registers the tools that appeared
+       since (upstream MCP servers whose lists changed). Its failure is not the
+       call's. */
+    void (*refresh)(void *ud, capsa_sandbox *sb, uint64_t *generation);
     void *setup_ud;
     /* Every audit line of every session (NULL: none), with the session's id;
        from the sessions' worker threads at once. */

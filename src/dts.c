@@ -19,10 +19,11 @@
 
 #define TS_MAX_DEPTH 12
 #define TS_NAME_MAX (CAPSA__TOOL_NAME_MAX + 1)   /* a PascalCase name */
-#define TS_ARGS_MAX (TS_NAME_MAX + 16)           /* with "Args" and a number */
+#define TS_ARGS_MAX (TS_NAME_MAX + 16)           /* with "Args" or "Result" and a number */
 
 /* What the types of one tool are made in: its schema's root (for $ref) and the
- * name of its arguments' type, which prefixes its named $defs types. */
+ * name of the type made (its arguments' or its result's), which prefixes its
+ * named $defs types. */
 typedef struct ts_ctx {
     const json_t *root;
     const char *args_name;
@@ -519,11 +520,11 @@ static void ts_pascal(const char *flat, char *out)
     out[k] = '\0';
 }
 
-/* The name of tools[i]'s arguments' type ("MathAddArgs"), into out (TS_ARGS_MAX
- * bytes): unique among
- * the tools, as flat names differ but their PascalCase may not ("math_add" and
- * "mathAdd"): a later tool whose name is taken gets a number ("MathAddArgs2"). */
-static void ts_args_name(const capsa__dts_tool *tools, size_t i, char *out)
+/* The name of tools[i]'s arguments' (kind "Args") or result's ("Result") type
+ * ("MathAddArgs"), into out (TS_ARGS_MAX bytes): unique among the tools, as flat
+ * names differ but their PascalCase may not ("math_add" and "mathAdd"): a later
+ * tool whose name is taken gets a number ("MathAddArgs2"). */
+static void ts_type_name(const capsa__dts_tool *tools, size_t i, const char *kind, char *out)
 {
     char mine[TS_NAME_MAX], other[TS_NAME_MAX];
     ts_pascal(tools[i].flat, mine);
@@ -533,9 +534,9 @@ static void ts_args_name(const capsa__dts_tool *tools, size_t i, char *out)
         same += strcmp(mine, other) == 0;
     }
     if (same)
-        snprintf(out, TS_ARGS_MAX, "%sArgs%d", mine, same + 1);
+        snprintf(out, TS_ARGS_MAX, "%s%s%d", mine, kind, same + 1);
     else
-        snprintf(out, TS_ARGS_MAX, "%sArgs", mine);
+        snprintf(out, TS_ARGS_MAX, "%s%s", mine, kind);
 }
 
 /* The named types of the root's $defs (and draft-07 definitions) whose names are
@@ -567,32 +568,46 @@ static void ts_defs(capsa__buf *b, const ts_ctx *T, const char *prefix)
     }
 }
 
-/* The declarations of tools[i]: its named types, its arguments' type and its
- * function. */
-static void ts_tool(capsa__buf *b, const capsa__dts_tool *tools, size_t i, const char *prefix)
+/* "type <name> = ...;" for schema (JSON text), after its named types, with its
+ * doc comment. Returns whether the schema requires something (a "required" list). */
+static int ts_named_type(capsa__buf *b, const char *text, const char *name, const char *prefix)
 {
-    const capsa__dts_tool *tl = &tools[i];
-    char args_name[TS_ARGS_MAX];
-    ts_args_name(tools, i, args_name);
-    json_t *schema = json_loads(tl->schema, 0, NULL);
-    ts_ctx T = { schema, args_name };
-    int optional = !json_array_size(json_object_get(schema, "required"));
+    json_t *schema = json_loads(text, 0, NULL);
+    ts_ctx T = { schema, name };
+    int required = json_array_size(json_object_get(schema, "required")) > 0;
     ts_defs(b, &T, prefix);
     ts_doc(b, schema, 0);
     ts_put(b, prefix);
     ts_put(b, "type ");
-    ts_put(b, args_name);
+    ts_put(b, name);
     ts_put(b, " = ");
     ts_type(b, &T, schema, 0, 0);
     ts_put(b, ";\n");
     json_decref(schema);
+    return required;
+}
+
+/* The declarations of tools[i]: its named types, its arguments' type, its
+ * result's when it declares one, and its function. */
+static void ts_tool(capsa__buf *b, const capsa__dts_tool *tools, size_t i, const char *prefix)
+{
+    const capsa__dts_tool *tl = &tools[i];
+    char args_name[TS_ARGS_MAX], result_name[TS_ARGS_MAX];
+    ts_type_name(tools, i, "Args", args_name);
+    int optional = !ts_named_type(b, tl->schema, args_name, prefix);
+    if (tl->returns) {
+        ts_type_name(tools, i, "Result", result_name);
+        ts_named_type(b, tl->returns, result_name, prefix);
+    }
     ts_doc_text(b, tl->description, strlen(tl->description), 0);
     ts_put(b, prefix);
     ts_put(b, "function ");
     ts_put(b, tl->flat);
     ts_put(b, optional ? "(args?: " : "(args: ");
     ts_put(b, args_name);
-    ts_put(b, "): Promise<any>;\n");
+    ts_put(b, "): Promise<");
+    ts_put(b, tl->returns ? result_name : "any");
+    ts_put(b, ">;\n");
 }
 
 /* The members of the namespace whose tools' names start with the segments

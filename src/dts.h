@@ -14,6 +14,7 @@ typedef struct capsa__dts_tool {
     const char *flat;        /* its flat form: "math_add" */
     const char *description; /* "" for none */
     const char *schema;      /* the compact JSON text of its parameters' schema */
+    const char *returns;     /* that of its result's schema, or NULL (any) */
 } capsa__dts_tool;
 
 /* The declaration file of the tool `one` (one of tools[0..n), its own file), or

@@ -38,6 +38,7 @@
 typedef struct tool {
     char *name, *flat, *description;
     char *schema; /* compact JSON text of the parameters' schema */
+    char *returns; /* compact JSON text of the result's schema, or NULL */
     capsa__schema *validator; /* the same schema, compiled: every call is checked */
     capsa_tool_fn fn;
     void *ud;
@@ -195,6 +196,7 @@ static void tool_free(capsa__tools *t, tool *tl)
     capsa__free(t->a, tl->flat);
     capsa__free(t->a, tl->description);
     capsa__free(t->a, tl->schema);
+    capsa__free(t->a, tl->returns);
     capsa__schema_free(tl->validator);
     capsa__free(t->a, tl);
 }
@@ -650,7 +652,7 @@ static int tools_dts(const capsa__tools *t, const tool *tl, capsa__buf *out)
     const capsa__dts_tool *one = NULL;
     for (size_t i = 0; i < t->n_tools; i++) {
         const tool *r = t->tools[i];
-        list[i] = (capsa__dts_tool){ r->name, r->flat, r->description, r->schema };
+        list[i] = (capsa__dts_tool){ r->name, r->flat, r->description, r->schema, r->returns };
         if (r == tl)
             one = &list[i];
     }
@@ -699,21 +701,26 @@ static const char *schema_problem(const json_t *schema)
     return NULL;
 }
 
-/* Compiles d's parameters schema (none: {"type":"object"}) into *validator and its
- * compact text into *text (the C library's malloc). Returns CAPSA_OK, or
- * CAPSA_EINVAL / CAPSA_ENOMEM with the sandbox's message set and nothing kept. */
-static int compile_schema(capsa_sandbox *sb, const capsa_tool_def *d, const char *name,
-                          capsa__schema **validator, char **text)
+/* Compiles the schema text given as what ("parameters", which must describe an
+ * object and is {"type":"object"} when NULL, or "returns") of tool name into
+ * *validator and its compact text into *text (the C library's malloc). Returns
+ * CAPSA_OK, or CAPSA_EINVAL / CAPSA_ENOMEM with the sandbox's message set and
+ * nothing kept. */
+static int compile_schema(capsa_sandbox *sb, const char *given, const char *what,
+                          const char *name, capsa__schema **validator, char **text)
 {
     *validator = NULL;
     *text = NULL;
+    int params = strcmp(what, "parameters") == 0;
     json_error_t jerr;
     json_t *schema;
-    if (d->parameters) {
-        schema = capsa__json_load_strict(d->parameters, strlen(d->parameters), 0, &jerr);
-        const char *bad = schema ? schema_problem(schema) : jerr.text;
+    if (given) {
+        schema = capsa__json_load_strict(given, strlen(given), 0, &jerr);
+        const char *bad = !schema ? jerr.text
+                          : params ? schema_problem(schema)
+                          : json_is_object(schema) ? NULL : "the schema must be a JSON object";
         if (bad) {
-            capsa__sandbox_errorf(sb, "tool '%s': parameters: %s", name, bad);
+            capsa__sandbox_errorf(sb, "tool '%s': %s: %s", name, what, bad);
             json_decref(schema);
             return schema || json_error_code(&jerr) != json_error_out_of_memory ? CAPSA_EINVAL
                                                                                 : CAPSA_ENOMEM;
@@ -731,7 +738,7 @@ static int compile_schema(capsa_sandbox *sb, const capsa_tool_def *d, const char
     }
     json_decref(schema);
     if (rc == CAPSA_EINVAL)
-        capsa__sandbox_errorf(sb, "tool '%s': parameters: %s", name, err);
+        capsa__sandbox_errorf(sb, "tool '%s': %s: %s", name, what, err);
     else if (rc != CAPSA_OK)
         capsa__sandbox_errorf(sb, "out of memory adding tool '%s'", name);
     return rc;
@@ -770,11 +777,22 @@ static int tool_make(capsa__tools *t, const capsa_tool_def *d, tool **out)
         }
     }
     /* The schema: parsed strictly, compiled once, kept compact for the guest. */
-    capsa__schema *validator;
-    char *schema_text;
-    int rc = compile_schema(sb, d, d->name, &validator, &schema_text);
+    capsa__schema *validator, *unused;
+    char *schema_text, *returns_text = NULL;
+    int rc = compile_schema(sb, d->parameters, "parameters", d->name, &validator, &schema_text);
     if (rc != CAPSA_OK)
         return rc;
+    /* The result's schema is only declared: compiled to refuse what the
+       declarations could not read, the validator dropped. */
+    if (d->returns) {
+        rc = compile_schema(sb, d->returns, "returns", d->name, &unused, &returns_text);
+        capsa__schema_free(unused);
+        if (rc != CAPSA_OK) {
+            free(schema_text);
+            capsa__schema_free(validator);
+            return rc;
+        }
+    }
     tool *tl = capsa__malloc(t->a, sizeof(*tl));
     if (tl) {
         memset(tl, 0, sizeof(*tl));
@@ -782,6 +800,7 @@ static int tool_make(capsa__tools *t, const capsa_tool_def *d, tool **out)
         tl->flat = dup_str(t->a, flat);
         tl->description = dup_str(t->a, d->description ? d->description : "");
         tl->schema = dup_str(t->a, schema_text);
+        tl->returns = returns_text ? dup_str(t->a, returns_text) : NULL;
         tl->validator = validator;
         validator = NULL;
         tl->fn = d->fn;
@@ -789,9 +808,12 @@ static int tool_make(capsa__tools *t, const capsa_tool_def *d, tool **out)
         tl->flags = d->flags;
         tl->timeout_ms = d->timeout_ms;
     }
+    int want_returns = returns_text != NULL;
     free(schema_text);
+    free(returns_text);
     capsa__schema_free(validator); /* not NULL only when tl could not be allocated */
-    if (!tl || !tl->name || !tl->flat || !tl->description || !tl->schema) {
+    if (!tl || !tl->name || !tl->flat || !tl->description || !tl->schema ||
+        (want_returns && !tl->returns)) {
         tool_free(t, tl);
         capsa__sandbox_errorf(sb, "out of memory adding tool '%s'", d->name);
         return CAPSA_ENOMEM;

@@ -9,6 +9,12 @@ $(TEST_BIN)/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libcapsa.a
 	@mkdir -p $(TEST_BIN)
 	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
 
+# The MCP client's C API (include/capsa_net.h), linked with libcapsa-net too.
+$(TEST_BIN)/test_mcp_client: tests/unit/test_mcp_client.c tests/unit/test.h include/capsa_net.h \
+		$(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a
+	@mkdir -p $(TEST_BIN)
+	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a $(NET_LIBS) $(HOST_LIBS)
+
 # The JSON-Schema-Test-Suite's driver (tests/schema/run.sh runs it).
 $(TEST_BIN)/schema_suite: tests/schema/suite.c $(BUILD)/libcapsa.a
 	@mkdir -p $(TEST_BIN)
@@ -30,7 +36,7 @@ $(TEST_BIN)/dtoa_exact: tests/dtoa/dtoa_diff.c $(QJS)/.stamp
 -include tests/wasi/wasi.mk
 
 TEST_PROGRAMS = $(UNIT_TESTS:%=$(TEST_BIN)/%) $(TEST_BIN)/dtoa_ref $(TEST_BIN)/dtoa_exact \
-	$(TEST_BIN)/schema_suite
+	$(TEST_BIN)/schema_suite $(TEST_BIN)/test_mcp_client
 -include tests/shell/shell.mk
 
 .PHONY: test test-build

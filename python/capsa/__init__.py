@@ -61,6 +61,7 @@ from .errors import (
 )
 from ._lib import LibraryNotFoundError
 from .files import FileInfo, Files
+from .mcp import MCPClient, MCPLogKind
 from .sandbox import JSError, Limits, Mount, RunResult, Sandbox, Stats
 from .tools import (
     Tool,
@@ -84,6 +85,8 @@ from ._version import __version__  # from include/capsa.h (see _version.py)
 RuntimeError = CapsaError  # noqa: A001 - amla exports its RuntimeError under this name
 
 __all__ = [
+    "MCPClient",
+    "MCPLogKind",
     # native
     "Sandbox", "RunResult", "Stats", "JSError", "Limits", "Mount", "Files", "FileInfo",
     "Engine", "default_engine", "version", "Tool", "tool",

@@ -1,8 +1,9 @@
-"""ctypes declarations of include/capsa.h and the loading of libcapsa.so.
+"""ctypes declarations of include/capsa.h and capsa_net.h, and the loading of
+libcapsa.so and libcapsa-net.so.
 
 Everything that touches ctypes lives here: the structs, the function prototypes, and
-the three C callback trampolines (tool calls, output, audit) and the directory
-listing one. The trampolines are created once per process and find their Python
+the C callback trampolines (tool calls, output, audit, the directory listing and
+the MCP client's log). The trampolines are created once per process and find their Python
 target through an integer key passed as the C ``ud`` pointer (see ``Registry``), so
 no per-sandbox ctypes closure has to be kept alive or can leak.
 """
@@ -28,7 +29,7 @@ from ctypes import (
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["lib", "load_library", "LibraryNotFoundError"]
+__all__ = ["lib", "net_lib", "load_library", "LibraryNotFoundError"]
 
 # ---- status codes (CAPSA_ERRNO_MAP) ---------------------------------------------------
 
@@ -146,6 +147,7 @@ class ToolDef(Structure):
         ("ud", c_void_p),
         ("flags", c_uint32),
         ("timeout_ms", c_uint64),
+        ("returns", c_char_p),
     ]
 
 
@@ -319,6 +321,64 @@ def _declare(h: ctypes.CDLL) -> None:
         pass
 
 
+# ---- libcapsa-net (include/capsa_net.h): upstream MCP servers --------------------------
+
+NET_LIBRARY_ENV = "CAPSA_NET_LIBRARY"
+
+MCP_LOG_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_int, c_void_p, c_size_t)
+
+
+class MCPOptions(Structure):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("start_timeout_ms", c_uint64),
+        ("call_timeout_ms", c_uint64),
+        ("max_message", c_uint64),
+        ("on_log", MCP_LOG_FN),
+        ("on_log_ud", c_void_p),
+    ]
+
+
+def _declare_net(h: ctypes.CDLL) -> None:
+    c = c_void_p
+    _proto(h, "capsa_mcp_options_init", None, POINTER(MCPOptions))
+    _proto(h, "capsa_mcp_client_new", c_int, POINTER(MCPOptions), POINTER(c_void_p))
+    _proto(h, "capsa_mcp_client_configure", c_int, c, c_char_p, c_size_t)
+    _proto(h, "capsa_mcp_client_start", c_int, c)
+    _proto(h, "capsa_mcp_client_attach", c_int, c, c_void_p, POINTER(c_uint64))
+    _proto(h, "capsa_mcp_client_status_json", c_void_p, c)
+    _proto(h, "capsa_mcp_client_errmsg", c_char_p, c)
+    _proto(h, "capsa_mcp_client_free", None, c)
+
+
+_net: ctypes.CDLL | None = None
+
+
+def net_lib() -> ctypes.CDLL:
+    """libcapsa-net.so, for mcp_servers: $CAPSA_NET_LIBRARY when set, else the one
+    beside the libcapsa.so loaded (which it is linked against, by its soname)."""
+    global _net
+    if _net is not None:
+        return _net
+    with _lib_lock:
+        if _net is None:
+            env = os.environ.get(NET_LIBRARY_ENV)
+            core = os.environ.get(LIBRARY_ENV)
+            path = Path(env) if env else (Path(core).parent if core else _PACKAGE_LIBRARY.parent) / "libcapsa-net.so"
+            lib()  # libcapsa.so first: libcapsa-net.so's link to it finds this one
+            if not path.is_file():
+                raise LibraryNotFoundError(
+                    f"capsa: mcp_servers needs libcapsa-net.so; there is none at {path}. Build it and "
+                    f"copy it into the package with `make python`, or set {NET_LIBRARY_ENV}")
+            try:
+                handle = ctypes.CDLL(str(path))
+            except OSError as exc:
+                raise LibraryNotFoundError(f"capsa: cannot load {path}: {exc}") from exc
+            _declare_net(handle)
+            _net = handle
+    return _net
+
+
 def has_shell(handle: ctypes.CDLL | None = None) -> bool:
     """Whether the library has the shell (capsa_shell and its result accessors)."""
     h = handle if handle is not None else lib()
@@ -450,8 +510,23 @@ def _dir_trampoline(ud: int | None, name: bytes | None, info_p: Any) -> int:
         return 1
 
 
+mcp_registry = Registry()
+
+
+def _mcp_log_trampoline(ud: int | None, server: bytes | None, kind: int, text: int | None,
+                        length: int) -> None:
+    try:
+        sink = mcp_registry.get(ud)
+        if sink is not None and text:
+            sink((server or b"").decode("utf-8", "replace"), kind,
+                 ctypes.string_at(text, length).decode("utf-8", "replace"))
+    except BaseException:  # noqa: BLE001 - nothing may cross into C
+        pass
+
+
 # Created once and kept for the life of the process: C holds these pointers.
 TOOL_CALLBACK = TOOL_FN(_tool_trampoline)
 OUTPUT_CALLBACK = OUTPUT_FN(_output_trampoline)
 AUDIT_CALLBACK = AUDIT_FN(_audit_trampoline)
 DIR_CALLBACK = DIR_FN(_dir_trampoline)
+MCP_LOG_CALLBACK = MCP_LOG_FN(_mcp_log_trampoline)

@@ -76,6 +76,7 @@ from .errors import (
     error_for,
 )
 from .files import Files
+from .mcp import MCPClient
 from .tools import BoundTool, ToolDefinition, bind_tools, canonical_name, in_tool_of
 
 __all__ = ["Sandbox", "RunResult", "Stats", "JSError", "Limits", "Mount"]
@@ -247,11 +248,15 @@ def _unpickle(data: bytes, tools: Any, tool_handler: Any, audit_config: Any,
     return Sandbox.restore(data, tools, tool_handler, audit_config, mounts=mounts)
 
 
-def _release(handle: int, keys: list[int], sandbox_key: int, engine: Engine) -> None:
-    """Frees a sandbox (waiting for its running tool callbacks), then its registry keys."""
+def _release(handle: int, keys: list[int], sandbox_key: int, engine: Engine,
+             mcp: list[MCPClient]) -> None:
+    """Frees a sandbox (waiting for its running tool callbacks), then its upstream MCP
+    servers (their tools' callbacks are gone with it) and its registry keys."""
     try:
         _lib.lib().capsa_sandbox_free(handle)
     finally:
+        for client in mcp:
+            client.close()
         for k in keys:
             _lib.tools_registry.remove(k)
         _lib.sandbox_registry.remove(sandbox_key)
@@ -278,6 +283,15 @@ class Sandbox:
         on_output: ``on_output(stream, text)`` for output as the script writes it.
         on_audit: ``on_audit(entry_dict)`` for every audit line.
         engine: the Engine to use (the process-wide one by default).
+        mcp_servers: upstream MCP servers whose tools scripts may call (as far as the
+            capabilities allow): an mcpServers configuration, as a dict (``{"mcpServers":
+            {...}}`` or the servers by name), its JSON text or a file's path. Stdio
+            servers (``command``, ``args``, ``env``, ``cwd``) and Streamable HTTP ones
+            (``url``, ``headers``) start when the sandbox is made and stop when it
+            closes; tool T of server S is ``tools.S.T``. Needs libcapsa-net.so.
+        mcp_log: ``mcp_log(server, kind, text)`` for the servers' stderr, log messages
+            and capsa's reports on them (``capsa.MCPLogKind``); by default reports
+            that need a look are RuntimeWarnings.
     """
 
     def __init__(self, tools: Sequence[Any] | None = None, capabilities: Any = None,
@@ -286,9 +300,10 @@ class Sandbox:
                  limits: Limits | dict[str, Any] | None = None,
                  mounts: Any = None, on_output: OutputCallback | None = None,
                  on_audit: Callable[[dict[str, Any]], None] | None = None,
-                 engine: Engine | None = None) -> None:
+                 engine: Engine | None = None, mcp_servers: Any = None,
+                 mcp_log: Callable[[str, int, str], None] | None = None) -> None:
         self._setup(tools, capabilities, tool_handler, audit_config, limits, mounts, on_output,
-                    on_audit, engine, None)
+                    on_audit, engine, None, mcp_servers, mcp_log)
 
     @classmethod
     def restore(cls, data: bytes | bytearray | memoryview, tools: Sequence[Any] | None = None,
@@ -346,10 +361,18 @@ class Sandbox:
                limits: Limits | dict[str, Any] | None, mounts: Any,
                on_output: OutputCallback | None,
                on_audit: Callable[[dict[str, Any]], None] | None, engine: Engine | None,
-               checkpoint: bytes | None) -> None:
-        """Makes the sandbox: new (checkpoint None) or restored from checkpoint."""
+               checkpoint: bytes | None, mcp_servers: Any = None,
+               mcp_log: Callable[[str, int, str], None] | None = None) -> None:
+        """Makes the sandbox: new (checkpoint None) or restored from checkpoint; a
+        restored one has no upstream MCP servers (their tools are not in a
+        checkpoint's bindings)."""
         self._handle: int | None = None
         self._finalizer: Any = None
+        self._mcp: MCPClient | None = None
+        self._mcp_clients: list[MCPClient] = []
+        self._mcp_generation = 0
+        if mcp_log is not None and not callable(mcp_log):
+            raise TypeError("mcp_log must be callable")
         if audit_config is not None and not isinstance(audit_config, AuditConfig):
             raise TypeError(f"audit_config must be a capsa.AuditConfig, not {type(audit_config).__name__}")
         for name, cb in (("on_output", on_output), ("on_audit", on_audit)):
@@ -409,12 +432,16 @@ class Sandbox:
         self._engine._retain()
         self._handle = handle.value
         self._finalizer = weakref.finalize(self, _release, self._handle, self._tool_keys,
-                                           self._sandbox_key, self._engine)
+                                           self._sandbox_key, self._engine, self._mcp_clients)
         self._audit_collector.session_id = f"capsa-{self._sandbox_key}"
         try:
             if checkpoint is None:
                 for t in self._bound:
                     self._add_tool(t)
+                if mcp_servers is not None:
+                    self._mcp = MCPClient(mcp_servers, on_log=mcp_log)
+                    self._mcp_clients.append(self._mcp)
+                    self._mcp_generation = self._mcp.attach(self._handle, 0)
                 self._install_policy()
             else:
                 self._adopt_checkpoint()
@@ -534,6 +561,12 @@ class Sandbox:
             raise CapsaError("the sandbox is closed")
         return self._handle
 
+    def mcp_status(self) -> list[dict[str, Any]]:
+        """The upstream MCP servers of ``mcp_servers``: for each its name, namespace,
+        transport, state ("ready", "failed", "exited", ...), error, tools (their names
+        here), restarts, server (its serverInfo) and protocol_version."""
+        return self._mcp.status() if self._mcp is not None else []
+
     @property
     def closed(self) -> bool:
         return self._handle is None
@@ -588,6 +621,9 @@ class Sandbox:
             if self._running:
                 raise CapsaError("a run is already in progress in this sandbox")
             self._use()
+            if self._mcp is not None:
+                # Tools an upstream server added since (its list changed) join first.
+                self._mcp_generation = self._mcp.attach(self._handle, self._mcp_generation)
             self._running = True
         self._state.tool_errors = []
         self._state.on_output = on_output or self._on_output

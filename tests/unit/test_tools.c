@@ -1148,6 +1148,48 @@ TEST(schema_refused_at_add)
     capsa_sandbox_free(sb);
 }
 
+/* A result's schema (capsa_tool_def.returns) is the declared return type; it is
+ * compiled as parameters is, and refused the same way, but never checked. */
+TEST(declared_result)
+{
+    capsa_sandbox *sb = new_sandbox(NULL);
+    capsa_tool_def d;
+    capsa_tool_def_init(&d);
+    d.name = "w.get";
+    d.fn = tool_echo;
+    d.returns = "{\"type\":\"object\",\"properties\":{\"temp\":{\"type\":\"number\"},"
+                "\"sky\":{\"$ref\":\"#/$defs/sky\"}},\"required\":[\"temp\"],"
+                "\"$defs\":{\"sky\":{\"enum\":[\"clear\",\"rain\"]}}}";
+    CHECK_INT(capsa_tool_add(sb, &d), CAPSA_OK, "a tool with a result schema");
+    capsa_policy_add(sb, "w.get", NULL, 0);
+    char *data = NULL;
+    size_t len = 0;
+    CHECK_INT(capsa_fs_read(sb, "/tools/w.get.d.ts", &data, &len), CAPSA_OK, "its declarations");
+    CHECK_CONTAINS(data, "export declare type WGetResult_sky = \"clear\" | \"rain\";",
+                   "the result's $defs are named types of their own");
+    CHECK_CONTAINS(data, "export declare type WGetResult = {\n  temp: number;\n  sky?: WGetResult_sky;\n};",
+                   "the result's type");
+    CHECK_CONTAINS(data, "export declare function w_get(args?: WGetArgs): Promise<WGetResult>;",
+                   "the function returns a promise of it");
+    capsa_free(data);
+    /* Declared, not checked: a result that does not match still arrives. */
+    CHECK_STR(value_of(sb, "return (await tools.w.get({x: 1})).x"), "1", "the result is not checked");
+    struct { const char *schema, *message; } bad[] = {
+        { "{\"type\":\"strin\"}", "tool 'w.bad': returns: #/type: unknown type 'strin'" },
+        { "[1]", "tool 'w.bad': returns: the schema must be a JSON object" },
+        { "{\"a\":1,\"a\":2}", "tool 'w.bad': returns: " },
+        { NULL, NULL },
+    };
+    for (int i = 0; bad[i].schema; i++) {
+        d.name = "w.bad";
+        d.returns = bad[i].schema;
+        CHECK_INT(capsa_tool_add(sb, &d), CAPSA_EINVAL, bad[i].schema);
+        CHECK_CONTAINS(capsa_errmsg(sb), bad[i].message, bad[i].schema);
+    }
+    CHECK_STR(value_of(sb, "return tools.list().length"), "1", "no refused tool was registered");
+    capsa_sandbox_free(sb);
+}
+
 /* The declarations say in TypeScript what the schema the calls are checked against
  * says: every form the validator supports has a type. */
 TEST(declarations_schema_forms)
@@ -1277,6 +1319,7 @@ int main(void)
     RUN(arguments_schema);
     RUN(schema_refused_at_add);
     RUN(declarations_schema_forms);
+    RUN(declared_result);
     RUN(allocation_failure);
     capsa_engine_free(engine);
     return test_summary("test_tools");
