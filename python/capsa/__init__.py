@@ -46,6 +46,7 @@ from .errors import (
     GuestTrap,
     InvalidArgument,
     LimitExceeded,
+    MissingParamError,
     OutOfMemory,
     PolicyError,
     QuotaExceeded,
@@ -57,6 +58,8 @@ from .errors import (
     ToolDefinitionError,
     ToolError,
     TooManySandboxes,
+    TypeMismatchError,
+    ViolationError,
 )
 from ._lib import LibraryNotFoundError
 from .files import FileInfo, Files
@@ -97,6 +100,7 @@ __all__ = [
     # errors
     "CapsaError", "LimitExceeded", "TimeLimitExceeded", "FuelExhausted", "OutOfMemory",
     "GuestTrap", "ScriptError", "CapabilityError", "CallLimitExceededError", "ConstraintError",
+    "MissingParamError", "TypeMismatchError", "ViolationError",
     "PolicyError", "ToolError", "ToolCallbackError", "ToolCallbackWarning", "ToolDefinitionError",
     "FilesError", "QuotaExceeded", "DirectoryNotEmptyError", "InvalidArgument",
     "TooManySandboxes", "ShellNotAvailable", "LibraryNotFoundError",

@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 from .capabilities import Constraint, ConstraintSet, ToolCallCap
 from .errors import CapsaError, PolicyError, ShellNotAvailable
-from .sandbox import RunResult, Sandbox
+from .sandbox import RunResult, Sandbox, returned_text
 from .tools import bind_tools
 
 __all__ = ["ExecutionResult", "SandboxTool", "create_sandbox_tool", "DEFAULT_MAX_CALLS"]
@@ -38,8 +38,9 @@ _LANGCHAIN_MISSING = ("{what} needs LangChain, which is not installed: pip insta
 
 @dataclass
 class ExecutionResult:
-    """Result of ``SandboxTool.execute`` and ``shell`` (amla's): output, the returned
-    value, the error; ``exit_code`` is the shell's exit status (None for JavaScript)."""
+    """Result of ``SandboxTool.execute`` and ``shell`` (amla's): output (for JavaScript,
+    followed by the returned value as ``Sandbox.execute`` prints it), the returned value,
+    the error; ``exit_code`` is the shell's exit status (None for JavaScript)."""
 
     stdout: str = ""
     stderr: str = ""
@@ -93,27 +94,30 @@ class SandboxTool:
 
     @classmethod
     def from_functions(cls, tools: Sequence[Callable[..., Any]], *,
-                       capabilities: Sequence[ToolCallCap] | None = None) -> "SandboxTool":
+                       capabilities: Sequence[ToolCallCap] | None = None,
+                       sandbox_class: type[Sandbox] = Sandbox) -> "SandboxTool":
         """A SandboxTool over Python functions; without ``capabilities`` each function
-        may be called without constraints or budget (amla's)."""
+        may be called without constraints or budget (amla's). ``sandbox_class``: the
+        Sandbox (sub)class to make."""
         tools_list = list(tools)
         bound = bind_tools(tools_list)
         caps = list(capabilities) if capabilities is not None else \
             [ToolCallCap(method_pattern=b.name) for b in bound]
-        return cls(sandbox=Sandbox(tools=tools_list, capabilities=caps), tools=tools_list,
+        return cls(sandbox=sandbox_class(tools=tools_list, capabilities=caps), tools=tools_list,
                    _tool_map=_tool_map(bound, tools_list))
 
     def execute(self, code: str, *, stdin: str | bytes | None = None) -> ExecutionResult:
         """Runs JavaScript; never raises for the script's or a limit's failure."""
         source = code if stdin is None else (stdin.decode() if isinstance(stdin, bytes) else stdin)
         try:
-            r = self.sandbox.run(source)
+            r = self.sandbox.run(self.sandbox._js_source(source))
         except CapsaError as exc:
             res = exc.result
             return ExecutionResult(stdout=res.stdout if res else "", stderr=res.stderr if res else "",
                                    error=f"{type(exc).__name__}: {exc}", success=False)
-        return ExecutionResult(stdout=r.stdout, stderr=r.stderr, return_value=r.value,
-                               error=str(r.error) if r.error else None, success=r.error is None)
+        return ExecutionResult(stdout=r.stdout + returned_text(r), stderr=r.stderr,
+                               return_value=r.value, error=str(r.error) if r.error else None,
+                               success=r.error is None)
 
     def shell(self, command: str, *, stdin: str | bytes | None = None) -> ExecutionResult:
         """Runs a shell command line (``stdin`` is its standard input); never raises for
@@ -290,7 +294,9 @@ def _langchain() -> tuple[Any, Any, Any]:
 def create_sandbox_tool(tools: Sequence[Callable[..., Any]] | None = None, *,
                         constraints: dict[str, Any] | None = None,
                         max_calls: int | dict[str, int] | None = None,
-                        default_language: str = "javascript") -> SandboxTool:
+                        default_language: str = "javascript",
+                        sandbox_class: type[Sandbox] = Sandbox,
+                        tool_class: type[SandboxTool] = SandboxTool) -> SandboxTool:
     """A SandboxTool over Python functions with capabilities made for you (amla's).
 
     Args:
@@ -300,6 +306,7 @@ def create_sandbox_tool(tools: Sequence[Callable[..., Any]] | None = None, *,
             ``"contains:x"``, a list (allowed values), a number or bool (exact value), or
             a ``Constraint``/``ConstraintSet``. Anything else raises PolicyError.
         max_calls: calls per tool: an int for all, a dict per tool; default 100 each.
+        sandbox_class, tool_class: the Sandbox and SandboxTool (sub)classes to make.
     """
     tools_list = list(tools) if tools else []
     bound = bind_tools(tools_list)
@@ -322,8 +329,8 @@ def create_sandbox_tool(tools: Sequence[Callable[..., Any]] | None = None, *,
         caps.append(ToolCallCap(method_pattern=name,
                                 constraints=parse_constraints((constraints or {}).get(name, {}), name),
                                 max_calls=limit))
-    sandbox = Sandbox(tools=tools_list, capabilities=caps)
-    return SandboxTool(sandbox=sandbox, tools=tools_list,
+    sandbox = sandbox_class(tools=tools_list, capabilities=caps)
+    return tool_class(sandbox=sandbox, tools=tools_list,
                        _tool_map=_tool_map(bound, tools_list), default_language=default_language)
 
 
