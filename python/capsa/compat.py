@@ -22,10 +22,10 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .capabilities import Constraint, ConstraintSet, ToolCallCap
+from .capabilities import Constraint, ConstraintSet, ToolCallCap, strip_mcp
 from .errors import CapsaError, PolicyError, ShellNotAvailable
 from .sandbox import RunResult, Sandbox, returned_text
-from .tools import bind_tools
+from .tools import bind_tools, canonical_name
 
 __all__ = ["ExecutionResult", "SandboxTool", "create_sandbox_tool", "DEFAULT_MAX_CALLS"]
 
@@ -313,6 +313,10 @@ def create_sandbox_tool(tools: Sequence[Callable[..., Any]] | None = None, *,
     names = [b.name for b in bound]
     if constraints is not None and not isinstance(constraints, dict):
         raise TypeError("constraints must be a dict {tool: {param: spec}}")
+    if isinstance(constraints, dict):
+        constraints = _by_tool(constraints, "constraints")
+    if isinstance(max_calls, dict):
+        max_calls = _by_tool(max_calls, "max_calls")
     unknown = set(constraints or {}) - set(names)
     if unknown:
         raise PolicyError(f"constraints for tools that are not given: {sorted(unknown)}")
@@ -332,6 +336,20 @@ def create_sandbox_tool(tools: Sequence[Callable[..., Any]] | None = None, *,
     sandbox = sandbox_class(tools=tools_list, capabilities=caps)
     return tool_class(sandbox=sandbox, tools=tools_list,
                        _tool_map=_tool_map(bound, tools_list), default_language=default_language)
+
+
+def _by_tool(spec: dict[str, Any], what: str) -> dict[str, Any]:
+    """A per-tool dict keyed by canonical tool names (amla's "mcp:" prefix and '/'
+    read as the bare name and '.')."""
+    out: dict[str, Any] = {}
+    for key, value in spec.items():
+        if not isinstance(key, str):
+            raise TypeError(f"{what} keys are tool names, not {key!r}")
+        name = canonical_name(strip_mcp(key))
+        if name in out:
+            raise PolicyError(f"{what} names tool {name!r} twice")
+        out[name] = value
+    return out
 
 
 def _tool_map(bound: Sequence[Any], tools: Sequence[Any]) -> dict[str, Callable[..., Any]]:

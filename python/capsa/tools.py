@@ -424,9 +424,25 @@ def create_tool_handler(tools: Sequence[Callable[..., Any]]) -> ToolHandler:
         fn = table.get(method) or table.get(method.removeprefix("mcp:"))
         if fn is None:
             raise ToolError(f"unknown tool: {method}", "unknown_tool")
+        _check_required(fn, params)
         return fn(**params)
 
     return handler
+
+
+def _check_required(fn: Callable[..., Any], params: dict[str, Any]) -> None:
+    """Raises MissingParamError (amla's) for the first required parameter of fn that
+    params lack, before fn runs."""
+    from .errors import MissingParamError
+
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    for name, p in sig.parameters.items():
+        if (p.default is inspect.Parameter.empty and name not in params
+                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)):
+            raise MissingParamError(name)
 
 
 def _named(fn: Callable[..., Any], definition: ToolDefinition) -> Callable[..., Any]:
@@ -494,13 +510,21 @@ from_claude = from_anthropic_tools
 
 
 def from_langchain(tools: Sequence[Any]) -> tuple[list[Callable[..., Any]], list[ToolDefinition]]:
-    """LangChain tools -> (functions, definitions) (amla's). The functions call the tool's
-    ``invoke`` (or ``ainvoke``) with the arguments; LangChain itself is not imported."""
+    """LangChain tools (``@tool`` objects, ``BaseTool``s) or plain functions ->
+    (functions, definitions) (amla's). The functions call the tool's ``invoke`` (or
+    ``ainvoke``) with the arguments; a plain function is kept as it is, its definition
+    from its hints and docstring. LangChain itself is not imported."""
     funcs: list[Callable[..., Any]] = []
     defs: list[ToolDefinition] = []
     for t in tools:
         if not (_is_langchain_tool(t) or (hasattr(t, "name") and callable(getattr(t, "invoke", None)))):
-            raise TypeError(f"from_langchain() takes LangChain tools, not {type(t).__name__}")
+            if callable(t) and not isinstance(t, type):
+                # A plain function (what @tool would have wrapped): as it is.
+                funcs.append(t)
+                defs.append(tool_from_function(t))
+                continue
+            raise TypeError(f"from_langchain() takes LangChain tools or functions, "
+                            f"not {type(t).__name__}")
         b = _bind_langchain(t)
         d = b.definition()
         fn = _langchain_kwargs(b)

@@ -11,6 +11,9 @@ guest as amla's code expects it:
   explicit ``{encoding: null}`` still gives bytes), ``shell(cmd)`` gives ``{stdout,
   stderr, exitCode}`` and ``shell.run(cmd)`` returns stdout and throws on a non-zero
   exit, and ``listTools()``, ``getToolInfo(name)`` and ``__tools__`` describe the tools;
+- a dotted tool's first segment is a name in that scope, as in amla: ``stripe.charges.
+  create({...})`` is capsa's ``tools.stripe.charges.create`` (the flat
+  ``stripe_charges_create`` works too);
 - the shell's ``tool --list PREFIX`` lists only the tools whose names start with PREFIX.
 
 None of this is a security boundary: it runs inside the guest, and every tool call is
@@ -22,6 +25,7 @@ into the library.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -83,16 +87,40 @@ _TOOL_FN = ("tool() { if [ \"$1\" = --list ] && [ $# -ge 2 ]; then command tool 
 
 _HEAD = (" ".join(line.strip() for line in (_PRELUDE % {"tool_fn": repr(_TOOL_FN)}).splitlines())
          + " { const { fs, shell, listTools, getToolInfo } = globalThis.__amla;"
-         " const __tools__ = globalThis.__amla.allTools();"
-         " return await (async () => {")
+         " const __tools__ = globalThis.__amla.allTools();")
+_BODY = " return await (async () => {"
 _TAIL = "\n})(); }"
 
+_IDENT = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+# Names a namespace constant must not take: the scope's own, those of `tools` itself,
+# JavaScript's reserved words and the globals scripts rely on.
+_TAKEN = frozenset("""fs shell listTools getToolInfo __tools__ tools list describe call
+    break case catch class const continue debugger default delete do else enum export extends
+    false finally for function if import in instanceof new null return super switch this throw
+    true try typeof var void while with yield let static implements interface package private
+    protected public await async arguments eval undefined NaN Infinity globalThis console
+    require Buffer process Object Array String Number Boolean Symbol Math JSON Promise Error
+    Date RegExp Map Set""".split())
 
-def scoped(code: str | bytes) -> str:
-    """``code`` as amla runs it: in an async function of its own, after the helpers,
-    all on the code's first line so that line numbers in errors stay the script's."""
+
+def namespaces(tool_names: list[str]) -> list[str]:
+    """The first segments of dotted tool names that can be a JavaScript constant, so that
+    ``stripe.charges.create({...})`` works as in amla (capsa's ``tools.stripe...``)."""
+    out: list[str] = []
+    for name in tool_names:
+        first, dot, _ = name.partition(".")
+        if dot and _IDENT.match(first) and first not in _TAKEN and first not in out:
+            out.append(first)
+    return out
+
+
+def scoped(code: str | bytes, tool_names: list[str] | None = None) -> str:
+    """``code`` as amla runs it: in an async function of its own, after the helpers and
+    the tools' namespaces, all on the code's first line so that line numbers in errors
+    stay the script's."""
     text = code.decode("utf-8") if isinstance(code, (bytes, bytearray)) else code
-    return _HEAD + text + _TAIL
+    ns = "".join(f" const {n} = globalThis.tools.{n};" for n in namespaces(tool_names or []))
+    return _HEAD + ns + _BODY + text + _TAIL
 
 
 class Sandbox(_CapsaSandbox):
@@ -112,7 +140,7 @@ class Sandbox(_CapsaSandbox):
                          audit_config=audit_config, **capsa_options)
 
     def _js_source(self, code: str | bytes) -> str:
-        return scoped(code)
+        return scoped(code, [t.name for t in self._bound])
 
     def shell(self, command: str, stdin: str | bytes | None = None,
               on_output: Any = None) -> str:
