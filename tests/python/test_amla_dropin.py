@@ -522,6 +522,13 @@ class GuestHelpersTest(unittest.TestCase):
         self.assertEqual(sb.shell("tool --list zzz; echo $?"), "0\n")
         self.assertEqual(len(sb.shell("tool --list").splitlines()), 3)
         self.assertEqual(json.loads(sb.shell("tool get_weather --city Oslo"))["city"], "Oslo")
+        tool = create_bash_tool(tools=[get_weather, transfer_money])
+        self.assertEqual(tool.run("tool --list tr"), "transfer_money\tTransfer money.\n")
+        self.assertEqual(tool.shell("tool --list get").stdout, "get_weather\tGet weather for a city.\n")
+        rt_out = asyncio.run(amla_sandbox.Runtime.for_testing(
+            tools_json=json.dumps([{"name": "a.b", "description": "d"}, {"name": "c", "description": "e"}]),
+            tool_handler=lambda m, p: m).execute_async("tool --list a"))
+        self.assertEqual(rt_out, "a.b\td\n")
 
 
 class BreakOutTest(unittest.TestCase):

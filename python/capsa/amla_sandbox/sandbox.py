@@ -142,9 +142,18 @@ class Sandbox(_CapsaSandbox):
     def _js_source(self, code: str | bytes) -> str:
         return scoped(code, [t.name for t in self._bound])
 
-    def shell(self, command: str, stdin: str | bytes | None = None,
-              on_output: Any = None) -> str:
-        """amla's ``shell``: the command line's stdout (``tool --list PREFIX`` filters)."""
-        if not isinstance(command, str):
-            raise TypeError(f"command must be a str, not {type(command).__name__}")
-        return super().shell(_TOOL_FN + "\n" + command, stdin, on_output)
+    def run_shell(self, command: str, stdin: str | bytes | None = None, *,
+                  on_output: Any = None) -> Any:
+        """capsa's ``run_shell``, with amla's ``tool --list PREFIX`` (so ``shell``,
+        ``SandboxTool.shell`` and ``run(..., language="shell")`` have it too)."""
+        return super().run_shell(with_tool_list(command), stdin, on_output=on_output)
+
+    async def run_shell_async(self, command: str, stdin: str | bytes | None = None, *,
+                              on_output: Any = None) -> Any:
+        return await super().run_shell_async(with_tool_list(command), stdin, on_output=on_output)
+
+
+def with_tool_list(command: Any) -> Any:
+    """A command line preceded by the definition of amla's ``tool`` (anything that is
+    not a str is left for the shell's own type check)."""
+    return _TOOL_FN + "\n" + command if isinstance(command, str) else command

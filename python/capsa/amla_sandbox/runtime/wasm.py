@@ -91,7 +91,10 @@ class Runtime:
     async def execute_async(self, command: str, on_output: Callable[[str], None] | None = None,
                             stdin: str | bytes | None = None) -> str:
         result = await self._sandbox.run_shell_async(command, stdin)
-        return self._sandbox._execute_result(result)
+        text = self._sandbox._execute_result(result)
+        if on_output is not None and text:
+            on_output(text)
+        return text
 
     @property
     def last_stderr(self) -> str:
