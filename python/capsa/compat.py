@@ -148,14 +148,19 @@ class SandboxTool:
         return result.to_tool_message()
 
     def as_langchain_tool(self) -> Any:
-        """This sandbox as a LangChain StructuredTool (needs langchain-core)."""
+        """This sandbox as a LangChain StructuredTool (needs langchain-core): ``code``,
+        and ``language`` ("javascript" or "shell", by default ``default_language``), as
+        amla's."""
         StructuredTool, BaseModel, Field = _langchain()
+        default = self.default_language
 
         class CodeInput(BaseModel):  # type: ignore[misc, valid-type]
-            code: str = Field(description="JavaScript code to execute")
+            code: str = Field(description="Code to execute")
+            language: str = Field(default=default,
+                                  description=f"'javascript' or 'shell' (default: {default})")
 
-        def _run(code: str) -> str:
-            return self.run(code, "javascript")
+        def _run(code: str, language: str = default) -> str:
+            return self.run(code, language)
 
         return StructuredTool(name=self.name, description=self._tool_description(),
                               args_schema=CodeInput, func=_run)

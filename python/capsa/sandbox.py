@@ -8,8 +8,10 @@ It speaks two dialects:
   run_shell_async(...)`` for the shell (``RunResult.exit_code`` is its exit status),
   ``files``, ``reset()``, ``close()``; limits raise ``LimitExceeded`` subclasses, a
   script that throws gives a result whose ``error`` is set;
-- amla-sandbox's: ``execute(code, on_output=None, stdin=None) -> str`` (stdout; a script
-  error goes to ``last_stderr``, as amla's), ``execute_async``, ``shell(command,
+- amla-sandbox's: ``execute(code, on_output=None, stdin=None) -> str`` (stdout, then
+  the returned value; a script error goes to ``last_stderr``, as amla's; the
+  ``capsa.amla_sandbox`` package's Sandbox also gives each execute a scope of its own),
+  ``execute_async``, ``shell(command,
   stdin=None) -> str`` (stdout; stderr in ``last_stderr``, the status in
   ``last_exit_code``), ``can_call``, ``get_capabilities``, ``get_remaining_calls``,
   ``get_call_counts``, ``get_audit_entries``.
