@@ -63,6 +63,7 @@ class ExamplesTest(unittest.TestCase):
             "langgraph_tool.py": "warmest: Cairo",
             "step_mode_asyncio.py": "3 sandboxes x 10 calls",
             "vfs_files.py": "the mount is read-only: EROFS",
+            "amla_program.py": "Paris\n3\nsent 50 to acct_1\n",
         }
         for name, text in expect.items():
             with self.subTest(name):
