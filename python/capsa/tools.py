@@ -38,6 +38,7 @@ from typing import Any, Awaitable, Callable, Sequence
 
 from ._json import dumps_result
 from ._schema import function_schema
+from .capabilities import strip_mcp
 from .errors import ToolCallbackError, ToolCallbackWarning, ToolError
 
 __all__ = [
@@ -137,7 +138,7 @@ class BoundTool:
     def __init__(self, name: str, description: str, parameters: dict[str, Any],
                  handler: Any, style: str, *, is_async: bool = False, timeout_ms: int = 0,
                  inline: bool = False, source: Any = None) -> None:
-        if not isinstance(name, str) or not _NAME.match(name):
+        if not isinstance(name, str) or not _NAME.match(strip_mcp(name)):
             raise ValueError(f"invalid tool name {name!r}: segments of letters, digits, '_' and '-' "
                              "joined by '.' (or '/', the same separator)")
         if not isinstance(parameters, dict):
@@ -145,7 +146,7 @@ class BoundTool:
                             f"not {type(parameters).__name__}")
         if timeout_ms is not None and (not isinstance(timeout_ms, int) or timeout_ms < 0):
             raise TypeError(f"tool {name!r}: timeout_ms must be an int >= 0")
-        self.name = canonical_name(name)
+        self.name = canonical_name(strip_mcp(name))
         self.given_name = name  # as the user wrote it: what a tool_handler(method, ...) gets
         self.description = description or ""
         self.parameters = parameters

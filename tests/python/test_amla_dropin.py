@@ -379,6 +379,16 @@ class CapabilityDictTest(unittest.TestCase):
         self.assertEqual(sb.execute("return (await get_weather({city: 'x'})).city"), "x")
         self.assertEqual(sb.get_remaining_calls("cap:tool-call:mcp:get_weather"), 1)
         self.assertEqual(sb.get_remaining_calls("mcp:get_weather"), 1)
+        # A tool registered as "mcp:search" is the tool "search"; its handler gets the
+        # name as it was given.
+        seen: list[str] = []
+        sb = Sandbox(tools=[ToolDefinition("mcp:search", "Search", {"type": "object"})],
+                     capabilities=["mcp:search"], tool_handler=lambda m, p: seen.append(m) or m)
+        self.assertEqual(sb.execute("return [await search({}), await tools.call('search', {})].join()"),
+                         "mcp:search,mcp:search", sb.last_stderr)
+        self.assertEqual(seen, ["mcp:search", "mcp:search"])
+        with self.assertRaises(ValueError):
+            Sandbox(tools=[ToolDefinition("foo:bar", "", {"type": "object"})])
 
 
 class CompactConstraintsTest(unittest.TestCase):
