@@ -205,10 +205,13 @@ class Constraint:
         t = obj["type"]
         if t not in _OPS and t not in ("and", "or"):
             raise PolicyError(f"unknown constraint type {t!r}")
+        values, kids = obj.get("values") or [], obj.get("constraints") or []
+        if not isinstance(values, list) or not isinstance(kids, list):
+            raise PolicyError(f"constraint {t!r}: 'values' and 'constraints' must be lists")
         return cls(type=t, param=obj.get("param", ""), value=obj.get("value"),
-                   values=list(obj.get("values", [])), prefix=obj.get("prefix", ""),
+                   values=list(values), prefix=obj.get("prefix", ""),
                    suffix=obj.get("suffix", ""), substring=obj.get("substring", ""),
-                   constraints=[cls.from_dict(c) for c in obj.get("constraints", [])])
+                   constraints=[cls.from_dict(c) for c in kids])
 
     @classmethod
     def from_policy(cls, obj: dict[str, Any]) -> "Constraint":

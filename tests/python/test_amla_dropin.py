@@ -365,8 +365,10 @@ class CapabilityDictTest(unittest.TestCase):
         # The library's policy form is read too.
         p = MethodCapability.from_dict({"pattern": "x", "constraints": [{"param": "a", "op": "<", "value": 3}]})
         self.assertEqual(p.constraints.constraints[0], capsa.Constraint.lt("a", 3))
-        with self.assertRaises(capsa.PolicyError):
-            MethodCapability.from_dict({"method_pattern": "x", "constraints": [{"type": "regex"}]})
+        for bad in ([{"type": "regex"}], [{"type": "in", "param": "a", "values": "ab"}],
+                    [{"type": "or", "constraints": {"a": 1}}], ["le"], {"type": "le"}):
+            with self.subTest(bad), self.assertRaises(capsa.PolicyError):
+                MethodCapability.from_dict({"method_pattern": "x", "constraints": bad})
 
     def test_mcp_prefix_means_the_same_tool(self) -> None:
         self.assertTrue(capsa.method_matches_pattern("mcp:get_weather", "get_weather"))
