@@ -14,7 +14,10 @@ Native API::
 
 amla-sandbox's names work too (``from capsa import Sandbox, ToolCallCap, Param, ...``,
 ``create_sandbox_tool``); capsa is strict where amla is not: a bare ``Sandbox()``
-grants nothing, and a constraint capsa does not understand raises.
+grants nothing, and a constraint capsa does not understand raises. A program written
+for amla-sandbox runs unchanged after ``import capsa.as_amla_sandbox`` (``import
+amla_sandbox`` then finds ``capsa.amla_sandbox``, amla's module layout over this API;
+docs/amla-compat.md lists every name).
 
 The package is ctypes over ``libcapsa.so`` (standard library only): the library in
 the package directory, or the one ``$CAPSA_LIBRARY`` names.
@@ -47,6 +50,7 @@ from .errors import (
     GuestTrap,
     InvalidArgument,
     LimitExceeded,
+    MissingParamError,
     OutOfMemory,
     PolicyError,
     QuotaExceeded,
@@ -58,6 +62,8 @@ from .errors import (
     ToolDefinitionError,
     ToolError,
     TooManySandboxes,
+    TypeMismatchError,
+    ViolationError,
 )
 from ._lib import LibraryNotFoundError
 from .files import FileInfo, Files
@@ -101,6 +107,7 @@ __all__ = [
     # errors
     "CapsaError", "LimitExceeded", "TimeLimitExceeded", "FuelExhausted", "OutOfMemory",
     "GuestTrap", "ScriptError", "CapabilityError", "CallLimitExceededError", "ConstraintError",
+    "MissingParamError", "TypeMismatchError", "ViolationError",
     "PolicyError", "ToolError", "ToolCallbackError", "ToolCallbackWarning", "ToolDefinitionError",
     "FilesError", "QuotaExceeded", "DirectoryNotEmptyError", "InvalidArgument", "CheckpointError",
     "TooManySandboxes", "ShellNotAvailable", "LibraryNotFoundError",

@@ -41,7 +41,8 @@ def type_to_schema(tp: Any, _depth: int = 0) -> dict[str, Any]:
     if origin in (typing.Union, types.UnionType):
         members = [a for a in args if a is not type(None)]
         if len(members) == 1:
-            return type_to_schema(members[0], _depth + 1)
+            inner = type_to_schema(members[0], _depth + 1)
+            return _nullable(inner) if len(args) > 1 else inner
         return {"anyOf": [type_to_schema(a, _depth + 1) for a in args]}
     if origin in (list, set, frozenset, tuple) or tp in (list, set, frozenset, tuple):
         schema: dict[str, Any] = {"type": "array"}
@@ -69,6 +70,21 @@ def type_to_schema(tp: Any, _depth: int = 0) -> dict[str, Any]:
                     if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
         return {"type": "object", "properties": props, "required": required}
     return {}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``Optional[T]``: T's schema that null passes too (``{"type": ["integer", "null"]}``,
+    or an ``anyOf`` with null when T's schema is more than a type)."""
+    if not schema:
+        return schema  # anything, null included
+    t = schema.get("type")
+    if isinstance(t, str) and set(schema) <= {"type", "description"}:
+        return {**schema, "type": [t, "null"]}
+    if isinstance(t, str) and t != "null" and set(schema) - {"type", "description"} and \
+            "enum" not in schema and "const" not in schema:
+        # Keywords of other types pass null by themselves: only the type must allow it.
+        return {**schema, "type": [t, "null"]}
+    return {"anyOf": [schema, {"type": "null"}]}
 
 
 _ARG_SECTIONS = {"args", "arguments", "parameters", "params", "keyword args"}

@@ -14,6 +14,7 @@ one ``audit_overflow`` entry, and still writes them to ``output_path``.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import warnings
 from dataclasses import dataclass, field
@@ -23,13 +24,16 @@ from typing import IO, Any, Callable, Iterator
 
 from . import _json
 
+_HASH_NAME = re.compile(r"[A-Za-z0-9_-]{1,128}")
+
 __all__ = ["AuditConfig", "AuditEntry", "AuditCollector"]
 
 
 @dataclass
 class AuditConfig:
-    """What to do with a sandbox's audit entries (amla's fields; ``capture_binary`` and
-    ``binary_dir`` are accepted and have no effect: capsa logs no binary payloads).
+    """What to do with a sandbox's audit entries (amla's fields; ``capture_binary`` has
+    no effect, as capsa logs no binary payloads; ``binary_dir`` is where
+    ``AuditCollector.capture_binary`` saves what it is given).
 
     ``hash_args``: log the SHA-256 of each call's arguments instead of the arguments.
     ``max_entries`` / ``max_bytes``: the most entries, and bytes of their lines, a
@@ -41,7 +45,7 @@ class AuditConfig:
     agent_id: str | None = None
     trace_id: str | None = None
     capture_binary: bool = False
-    binary_dir: Path | None = None
+    binary_dir: Path | str | None = None
     custom_enricher: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     hash_args: bool = False
     max_entries: int | None = 10_000
@@ -198,6 +202,25 @@ class AuditCollector:
             if since and e.timestamp < _aware(since):
                 continue
             yield e
+
+    def capture_binary(self, content_hash: str, data: bytes) -> Path | None:
+        """Saves ``data`` as ``<binary_dir>/<content_hash>.bin`` and returns the path
+        (amla's); None when the config has no ``binary_dir``. The library itself logs no
+        binary payloads, so only callers of this method store any. ``content_hash``
+        must be a file name of letters, digits, '_' and '-' (at most 128): it never
+        names a path outside ``binary_dir``."""
+        if not isinstance(content_hash, str) or not _HASH_NAME.fullmatch(content_hash):
+            raise ValueError(f"content_hash must be 1-128 letters, digits, '_' or '-', "
+                             f"not {content_hash!r}")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"data must be bytes, not {type(data).__name__}")
+        if not self._config.binary_dir:
+            return None
+        directory = Path(self._config.binary_dir)
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{content_hash}.bin"
+        path.write_bytes(bytes(data))
+        return path
 
     def clear(self) -> None:
         with self._lock:

@@ -37,13 +37,17 @@ from .errors import (
     CallLimitExceededError,
     CapabilityError,
     ConstraintError,
+    MissingParamError,
     PolicyError,
+    TypeMismatchError,
+    ViolationError,
 )
 
 __all__ = [
     "Constraint", "ConstraintSet", "Param", "ToolCallCap", "MethodCapability",
     "method_matches_pattern", "pattern_is_subset", "policy_json", "TOOL_CALL_CAP_TYPE",
-    "METHOD_CAPABILITY_TYPE",
+    "METHOD_CAPABILITY_TYPE", "strip_mcp", "MissingParamError", "TypeMismatchError",
+    "ViolationError", "ConstraintError", "CapabilityError", "CallLimitExceededError",
 ]
 
 TOOL_CALL_CAP_TYPE = "tool-call"
@@ -176,6 +180,39 @@ class Constraint:
             out["value"] = _json_value(self.operand, f"{self.param} {_OPS[self.type]}")
         return out
 
+    def to_dict(self) -> dict[str, Any]:
+        """amla's form: ``type``, and of ``param``, ``value``, ``values``, ``prefix``,
+        ``suffix``, ``substring``, ``constraints`` those that are set."""
+        out: dict[str, Any] = {"type": self.type}
+        if self.param:
+            out["param"] = self.param
+        if self.value is not None:
+            out["value"] = self.value
+        for name in ("values", "prefix", "suffix", "substring"):
+            if getattr(self, name):
+                out[name] = getattr(self, name)
+        if self.constraints:
+            out["constraints"] = [c.to_dict() for c in self.constraints]
+        return out
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, Any]) -> "Constraint":
+        """From amla's form (``type``) or the library's policy form (``op``, ``and``, ``or``)."""
+        if not isinstance(obj, dict):
+            raise PolicyError(f"a constraint must be a dict, not {type(obj).__name__}: {obj!r}")
+        if "type" not in obj:
+            return cls.from_policy(obj)
+        t = obj["type"]
+        if t not in _OPS and t not in ("and", "or"):
+            raise PolicyError(f"unknown constraint type {t!r}")
+        values, kids = obj.get("values") or [], obj.get("constraints") or []
+        if not isinstance(values, list) or not isinstance(kids, list):
+            raise PolicyError(f"constraint {t!r}: 'values' and 'constraints' must be lists")
+        return cls(type=t, param=obj.get("param", ""), value=obj.get("value"),
+                   values=list(values), prefix=obj.get("prefix", ""),
+                   suffix=obj.get("suffix", ""), substring=obj.get("substring", ""),
+                   constraints=[cls.from_dict(c) for c in kids])
+
     @classmethod
     def from_policy(cls, obj: dict[str, Any]) -> "Constraint":
         """The inverse of ``to_policy``."""
@@ -250,7 +287,8 @@ class ConstraintSet:
         allowed, message = _checker.check([{"pattern": "**", "constraints": self.to_policy()}],
                                           "constraint_check", params)
         if not allowed:
-            raise ConstraintError(_strip_method(message))
+            desc = _strip_method(message)
+            raise constraint_error(desc, desc)
 
     def subsumes(self, child: "ConstraintSet") -> bool:
         """Whether every call ``child`` allows, this set allows too (conservative)."""
@@ -353,7 +391,7 @@ class ToolCallCap:
 
     def to_policy(self) -> dict[str, Any]:
         """This capability as one entry of the library's policy JSON."""
-        out: dict[str, Any] = {"pattern": self.method_pattern}
+        out: dict[str, Any] = {"pattern": strip_mcp(self.method_pattern)}
         if not self.constraints.is_empty():
             out["constraints"] = self.constraints.to_policy()
         if self.max_calls:
@@ -364,7 +402,7 @@ class ToolCallCap:
         """Raises CapabilityError (ConstraintError for a failed constraint) unless this
         capability allows the call. The budget is not checked (as amla). Checked in C."""
         entry = {k: v for k, v in self.to_policy().items() if k != "max_calls"}
-        allowed, message = _checker.check([entry], method, params)
+        allowed, message = _checker.check([entry], strip_mcp(method), params)
         if not allowed:
             raise_for_denial(message)
 
@@ -382,7 +420,7 @@ class ToolCallCap:
         Conservative (False when unsure): the pattern must be provably narrower, every
         parent constraint implied by this one's, and the budget no larger.
         """
-        if not pattern_is_subset(self.method_pattern, parent.method_pattern):
+        if not pattern_is_subset(strip_mcp(self.method_pattern), strip_mcp(parent.method_pattern)):
             return False
         if not parent.constraints.subsumes(self.constraints):
             return False
@@ -392,10 +430,12 @@ class ToolCallCap:
         return True
 
     def to_dict(self) -> dict[str, Any]:
-        """amla's serialisation."""
+        """amla's serialisation: ``method_pattern`` as given, ``constraints`` as a list of
+        amla's constraint dicts (``{"type": "le", "param": "amount", "value": 100}``),
+        ``max_calls`` and ``input_schema`` when set. ``from_dict`` reads it back."""
         out: dict[str, Any] = {"method_pattern": self.method_pattern}
         if not self.constraints.is_empty():
-            out["constraints"] = self.constraints.to_policy()
+            out["constraints"] = [c.to_dict() for c in self.constraints.constraints]
         if self.max_calls is not None:
             out["max_calls"] = self.max_calls
         if self.input_schema is not None:
@@ -404,9 +444,15 @@ class ToolCallCap:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ToolCallCap":
-        """From ``to_dict``'s output or one entry of a policy file."""
+        """From ``to_dict``'s output (amla's format) or one entry of a policy file
+        (``pattern``, constraints with ``op``)."""
+        if not isinstance(data, dict):
+            raise TypeError(f"a capability dict is needed, not {type(data).__name__}")
         pattern = data.get("method_pattern", data.get("pattern"))
-        cons = [Constraint.from_policy(c) for c in data.get("constraints", [])]
+        raw = data.get("constraints", [])
+        if not isinstance(raw, list):
+            raise PolicyError("'constraints' must be a list of constraint dicts")
+        cons = [Constraint.from_dict(c) for c in raw]
         return cls(method_pattern=pattern, constraints=ConstraintSet(cons),
                    max_calls=data.get("max_calls"), input_schema=data.get("input_schema"))
 
@@ -419,11 +465,18 @@ class MethodCapability(ToolCallCap):
 
 
 def pattern_of_key(key: str) -> str:
-    """The pattern of a capability key ("cap:method:x/*" -> "x/*"); a bare pattern as is."""
+    """The pattern of a capability key ("cap:method:x/*" -> "x/*"); a bare pattern as is;
+    amla's ``mcp:`` prefix dropped ("cap:tool-call:mcp:x" -> "x")."""
     for prefix in (f"cap:{TOOL_CALL_CAP_TYPE}:", f"cap:{METHOD_CAPABILITY_TYPE}:"):
         if key.startswith(prefix):
-            return key[len(prefix):]
-    return key
+            return strip_mcp(key[len(prefix):])
+    return strip_mcp(key)
+
+
+def strip_mcp(name: str) -> str:
+    """A tool name or pattern without amla's ``mcp:`` prefix (amla names the tools it
+    ingests "mcp:<name>"; here the prefix means the same tool as the bare name)."""
+    return name[4:] if isinstance(name, str) and name.startswith("mcp:") else name
 
 
 def as_capability(item: Any) -> ToolCallCap:
@@ -447,13 +500,13 @@ def policy_json(capabilities: Sequence[ToolCallCap]) -> str:
 
 def method_matches_pattern(method: str, pattern: str) -> bool:
     """Whether a tool name matches a pattern (decided by the C checker)."""
-    allowed, _ = _checker.check([{"pattern": pattern}], method, None)
+    allowed, _ = _checker.check([{"pattern": strip_mcp(pattern)}], strip_mcp(method), None)
     return allowed
 
 
 def pattern_is_subset(child: str, parent: str) -> bool:
     """Whether every name ``child`` matches, ``parent`` matches too (conservative)."""
-    return _segments_subset(_split(child), _split(parent))
+    return _segments_subset(_split(strip_mcp(child)), _split(strip_mcp(parent)))
 
 
 # ---- implementation ----------------------------------------------------------------------
@@ -670,11 +723,59 @@ def _policy_check(sb: int, method: str, args: bytes | None) -> tuple[bool, str]:
 
 def raise_for_denial(message: str) -> None:
     """Raises the CapabilityError subclass that fits a policy message."""
-    if message.startswith("Call limit reached"):
-        raise CallLimitExceededError(message)
-    if "but failed:" in message:
-        raise ConstraintError(message)
-    raise CapabilityError(message)
+    raise denial_error(message)
+
+
+_LIMIT = re.compile(r"^Call limit reached for '(.*)': \d+ of (\d+) used$", re.S)
+_LEAF = re.compile(r"^(\S+) (\S+)(?: (.*))? \(got (.*)\)$", re.S)
+
+
+def denial_error(message: str) -> CapabilityError:
+    """The exception for the checker's message on a refused call, with amla's classes
+    and fields: CallLimitExceededError(capability_key, max_calls) for a spent budget,
+    MissingParamError / TypeMismatchError / ViolationError for a failed constraint,
+    CapabilityError when no capability matches. The decision itself is the C checker's:
+    this only reads its explanation."""
+    m = _LIMIT.match(message)
+    if m:
+        key = f"cap:{TOOL_CALL_CAP_TYPE}:{m.group(1)}"
+        return CallLimitExceededError(key, int(m.group(2)), policy_message=message)
+    head, sep, desc = message.partition(" but failed: ")
+    if sep:
+        return constraint_error(desc, message)
+    return CapabilityError(message)
+
+
+def constraint_error(desc: str, message: str) -> ConstraintError:
+    """A ConstraintError subclass for one failure description of the checker
+    ("amount <= 1000 (got 5000)", "q starts_with \"SELECT\" (got missing)")."""
+    m = _LEAF.match(desc)
+    if m is None or desc.count(" (got ") != 1:
+        # An "or" (its parts joined with " or "), or a description we cannot split.
+        param = desc.split(" ", 1)[0] if desc else "(or)"
+        return ViolationError(param, desc, "", policy_message=message)
+    param, op, value, actual = m.group(1), m.group(2), m.group(3), m.group(4)
+    if actual == "missing":
+        return MissingParamError(param, policy_message=message)
+    if op in ("starts_with", "ends_with") or (op == "contains" and actual[:1] != "["):
+        if actual[:1] != '"':
+            return TypeMismatchError(param, "string", _json_kind(actual), policy_message=message)
+    rule = op if value is None else f"{op} {value}"
+    return ViolationError(param, rule, actual, policy_message=message)
+
+
+def _json_kind(text: str) -> str:
+    """The JSON type of a value's text as the checker writes it."""
+    c = text[:1]
+    if c == "{":
+        return "object"
+    if c == "[":
+        return "array"
+    if text in ("true", "false"):
+        return "boolean"
+    if text == "null":
+        return "null"
+    return "number" if c in "-0123456789" else "string"
 
 
 _checker = _Checker()

@@ -22,10 +22,10 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .capabilities import Constraint, ConstraintSet, ToolCallCap
+from .capabilities import Constraint, ConstraintSet, ToolCallCap, strip_mcp
 from .errors import CapsaError, PolicyError, ShellNotAvailable
-from .sandbox import RunResult, Sandbox
-from .tools import bind_tools
+from .sandbox import RunResult, Sandbox, returned_text
+from .tools import bind_tools, canonical_name
 
 __all__ = ["ExecutionResult", "SandboxTool", "create_sandbox_tool", "DEFAULT_MAX_CALLS"]
 
@@ -38,8 +38,9 @@ _LANGCHAIN_MISSING = ("{what} needs LangChain, which is not installed: pip insta
 
 @dataclass
 class ExecutionResult:
-    """Result of ``SandboxTool.execute`` and ``shell`` (amla's): output, the returned
-    value, the error; ``exit_code`` is the shell's exit status (None for JavaScript)."""
+    """Result of ``SandboxTool.execute`` and ``shell`` (amla's): output (for JavaScript,
+    followed by the returned value as ``Sandbox.execute`` prints it), the returned value,
+    the error; ``exit_code`` is the shell's exit status (None for JavaScript)."""
 
     stdout: str = ""
     stderr: str = ""
@@ -93,27 +94,30 @@ class SandboxTool:
 
     @classmethod
     def from_functions(cls, tools: Sequence[Callable[..., Any]], *,
-                       capabilities: Sequence[ToolCallCap] | None = None) -> "SandboxTool":
+                       capabilities: Sequence[ToolCallCap] | None = None,
+                       sandbox_class: type[Sandbox] = Sandbox) -> "SandboxTool":
         """A SandboxTool over Python functions; without ``capabilities`` each function
-        may be called without constraints or budget (amla's)."""
+        may be called without constraints or budget (amla's). ``sandbox_class``: the
+        Sandbox (sub)class to make."""
         tools_list = list(tools)
         bound = bind_tools(tools_list)
         caps = list(capabilities) if capabilities is not None else \
             [ToolCallCap(method_pattern=b.name) for b in bound]
-        return cls(sandbox=Sandbox(tools=tools_list, capabilities=caps), tools=tools_list,
+        return cls(sandbox=sandbox_class(tools=tools_list, capabilities=caps), tools=tools_list,
                    _tool_map=_tool_map(bound, tools_list))
 
     def execute(self, code: str, *, stdin: str | bytes | None = None) -> ExecutionResult:
         """Runs JavaScript; never raises for the script's or a limit's failure."""
         source = code if stdin is None else (stdin.decode() if isinstance(stdin, bytes) else stdin)
         try:
-            r = self.sandbox.run(source)
+            r = self.sandbox.run(self.sandbox._js_source(source))
         except CapsaError as exc:
             res = exc.result
             return ExecutionResult(stdout=res.stdout if res else "", stderr=res.stderr if res else "",
                                    error=f"{type(exc).__name__}: {exc}", success=False)
-        return ExecutionResult(stdout=r.stdout, stderr=r.stderr, return_value=r.value,
-                               error=str(r.error) if r.error else None, success=r.error is None)
+        return ExecutionResult(stdout=r.stdout + returned_text(r), stderr=r.stderr,
+                               return_value=r.value, error=str(r.error) if r.error else None,
+                               success=r.error is None)
 
     def shell(self, command: str, *, stdin: str | bytes | None = None) -> ExecutionResult:
         """Runs a shell command line (``stdin`` is its standard input); never raises for
@@ -144,14 +148,19 @@ class SandboxTool:
         return result.to_tool_message()
 
     def as_langchain_tool(self) -> Any:
-        """This sandbox as a LangChain StructuredTool (needs langchain-core)."""
+        """This sandbox as a LangChain StructuredTool (needs langchain-core): ``code``,
+        and ``language`` ("javascript" or "shell", by default ``default_language``), as
+        amla's."""
         StructuredTool, BaseModel, Field = _langchain()
+        default = self.default_language
 
         class CodeInput(BaseModel):  # type: ignore[misc, valid-type]
-            code: str = Field(description="JavaScript code to execute")
+            code: str = Field(description="Code to execute")
+            language: str = Field(default=default,
+                                  description=f"'javascript' or 'shell' (default: {default})")
 
-        def _run(code: str) -> str:
-            return self.run(code, "javascript")
+        def _run(code: str, language: str = default) -> str:
+            return self.run(code, language)
 
         return StructuredTool(name=self.name, description=self._tool_description(),
                               args_schema=CodeInput, func=_run)
@@ -290,7 +299,9 @@ def _langchain() -> tuple[Any, Any, Any]:
 def create_sandbox_tool(tools: Sequence[Callable[..., Any]] | None = None, *,
                         constraints: dict[str, Any] | None = None,
                         max_calls: int | dict[str, int] | None = None,
-                        default_language: str = "javascript") -> SandboxTool:
+                        default_language: str = "javascript",
+                        sandbox_class: type[Sandbox] = Sandbox,
+                        tool_class: type[SandboxTool] = SandboxTool) -> SandboxTool:
     """A SandboxTool over Python functions with capabilities made for you (amla's).
 
     Args:
@@ -300,12 +311,17 @@ def create_sandbox_tool(tools: Sequence[Callable[..., Any]] | None = None, *,
             ``"contains:x"``, a list (allowed values), a number or bool (exact value), or
             a ``Constraint``/``ConstraintSet``. Anything else raises PolicyError.
         max_calls: calls per tool: an int for all, a dict per tool; default 100 each.
+        sandbox_class, tool_class: the Sandbox and SandboxTool (sub)classes to make.
     """
     tools_list = list(tools) if tools else []
     bound = bind_tools(tools_list)
     names = [b.name for b in bound]
     if constraints is not None and not isinstance(constraints, dict):
         raise TypeError("constraints must be a dict {tool: {param: spec}}")
+    if isinstance(constraints, dict):
+        constraints = _by_tool(constraints, "constraints")
+    if isinstance(max_calls, dict):
+        max_calls = _by_tool(max_calls, "max_calls")
     unknown = set(constraints or {}) - set(names)
     if unknown:
         raise PolicyError(f"constraints for tools that are not given: {sorted(unknown)}")
@@ -322,9 +338,23 @@ def create_sandbox_tool(tools: Sequence[Callable[..., Any]] | None = None, *,
         caps.append(ToolCallCap(method_pattern=name,
                                 constraints=parse_constraints((constraints or {}).get(name, {}), name),
                                 max_calls=limit))
-    sandbox = Sandbox(tools=tools_list, capabilities=caps)
-    return SandboxTool(sandbox=sandbox, tools=tools_list,
+    sandbox = sandbox_class(tools=tools_list, capabilities=caps)
+    return tool_class(sandbox=sandbox, tools=tools_list,
                        _tool_map=_tool_map(bound, tools_list), default_language=default_language)
+
+
+def _by_tool(spec: dict[str, Any], what: str) -> dict[str, Any]:
+    """A per-tool dict keyed by canonical tool names (amla's "mcp:" prefix and '/'
+    read as the bare name and '.')."""
+    out: dict[str, Any] = {}
+    for key, value in spec.items():
+        if not isinstance(key, str):
+            raise TypeError(f"{what} keys are tool names, not {key!r}")
+        name = canonical_name(strip_mcp(key))
+        if name in out:
+            raise PolicyError(f"{what} names tool {name!r} twice")
+        out[name] = value
+    return out
 
 
 def _tool_map(bound: Sequence[Any], tools: Sequence[Any]) -> dict[str, Callable[..., Any]]:

@@ -8,8 +8,11 @@
     ├── GuestTrap                    CAPSA_ETRAP: the guest trapped and was reset
     ├── ScriptError                  raised by RunResult.raise_for_error() (CAPSA_ESCRIPT)
     ├── CapabilityError              a call the policy refuses, or a bad policy
-    │   ├── CallLimitExceededError   a capability's budget is spent
+    │   ├── CallLimitExceededError   a capability's budget is spent (capability_key, max_calls)
     │   ├── ConstraintError          arguments fail a constraint
+    │   │   ├── MissingParamError    a constrained or required parameter is missing (param)
+    │   │   ├── TypeMismatchError    a parameter of the wrong type (param, expected, actual)
+    │   │   └── ViolationError       a parameter fails its rule (param, rule, actual)
     │   └── PolicyError              a policy the library refuses to load (also ValueError)
     ├── ToolError                    raise it from a tool to fail the call with a code
     ├── ToolCallbackError            record of a tool callback that failed in Python
@@ -91,11 +94,55 @@ class CapabilityError(CapsaError):
 
 
 class CallLimitExceededError(CapabilityError):
-    """A capability's ``max_calls`` budget is spent."""
+    """A capability's ``max_calls`` budget is spent (amla's fields: ``capability_key``,
+    ``cap:tool-call:<pattern>``, and ``max_calls``; amla's message). ``policy_message``
+    is the checker's own ("Call limit reached for 'x': 3 of 3 used")."""
+
+    def __init__(self, capability_key: str, max_calls: int | None = None, *,
+                 policy_message: str = "") -> None:
+        super().__init__(f"Call limit exceeded for '{capability_key}': max {max_calls} calls allowed")
+        self.capability_key = capability_key
+        self.max_calls = max_calls
+        self.policy_message = policy_message
 
 
 class ConstraintError(CapabilityError):
-    """Arguments that fail a capability's constraints."""
+    """Arguments that fail a capability's constraints (or a tool's required parameter
+    missing). The subclasses below carry amla's fields; ``policy_message`` is the
+    checker's explanation when the decision was the policy's."""
+
+    policy_message: str = ""
+
+
+class MissingParamError(ConstraintError):
+    """A parameter a constraint or the tool's schema needs is missing (amla's)."""
+
+    def __init__(self, param: str, *, policy_message: str = "") -> None:
+        super().__init__(f"Missing parameter: {param}")
+        self.param = param
+        self.policy_message = policy_message
+
+
+class TypeMismatchError(ConstraintError):
+    """A parameter has the wrong type for its constraint (amla's)."""
+
+    def __init__(self, param: str, expected: str, actual: str, *, policy_message: str = "") -> None:
+        super().__init__(f"Type mismatch for {param}: expected {expected}, got {actual}")
+        self.param = param
+        self.expected = expected
+        self.actual = actual
+        self.policy_message = policy_message
+
+
+class ViolationError(ConstraintError):
+    """A parameter fails its constraint's rule (amla's)."""
+
+    def __init__(self, param: str, rule: str, actual: str, *, policy_message: str = "") -> None:
+        super().__init__(f"Constraint violation: {param} {rule}, actual: {actual}")
+        self.param = param
+        self.rule = rule
+        self.actual = actual
+        self.policy_message = policy_message
 
 
 class PolicyError(CapabilityError, ValueError):

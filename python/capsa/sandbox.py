@@ -8,8 +8,10 @@ It speaks two dialects:
   run_shell_async(...)`` for the shell (``RunResult.exit_code`` is its exit status),
   ``files``, ``reset()``, ``close()``; limits raise ``LimitExceeded`` subclasses, a
   script that throws gives a result whose ``error`` is set;
-- amla-sandbox's: ``execute(code, on_output=None, stdin=None) -> str`` (stdout; a script
-  error goes to ``last_stderr``, as amla's), ``execute_async``, ``shell(command,
+- amla-sandbox's: ``execute(code, on_output=None, stdin=None) -> str`` (stdout, then
+  the returned value; a script error goes to ``last_stderr``, as amla's; the
+  ``capsa.amla_sandbox`` package's Sandbox also gives each execute a scope of its own),
+  ``execute_async``, ``shell(command,
   stdin=None) -> str`` (stdout; stderr in ``last_stderr``, the status in
   ``last_exit_code``), ``can_call``, ``get_capabilities``, ``get_remaining_calls``,
   ``get_call_counts``, ``get_audit_entries``.
@@ -63,6 +65,7 @@ from .capabilities import (
     as_capability,
     pattern_of_key,
     policy_json,
+    strip_mcp,
 )
 from .engine import Engine, default_engine
 from .errors import (
@@ -843,26 +846,35 @@ class Sandbox:
 
     def execute(self, code: str, on_output: Callable[[str], None] | None = None,
                 stdin: str | bytes | None = None) -> str:
-        """Runs JavaScript and returns its stdout (amla's ``execute``).
+        """Runs JavaScript and returns its stdout, then the value it returned (amla's
+        ``execute``): a returned string as it is, anything else as JSON, nothing for
+        undefined (``return 42`` gives ``"42"``).
 
-        ``on_output(chunk)`` streams stdout; ``stdin``, when given, is the code. A script
-        that throws does not raise (as amla): its error is appended to ``last_stderr``.
-        Limits raise ``LimitExceeded`` subclasses (which are RuntimeErrors).
+        ``on_output(chunk)`` streams stdout (and the value at the end); ``stdin``, when
+        given, is the code. A script that throws does not raise (as amla): its error is
+        appended to ``last_stderr``. Limits raise ``LimitExceeded`` subclasses (which are
+        RuntimeErrors).
         """
-        source = _stdin_code(code, stdin)
-        return self._execute_result(self._safe(lambda: self.run(source, on_output=_stdout_only(on_output))))
+        source = self._js_source(_stdin_code(code, stdin))
+        result = self._safe(lambda: self.run(source, on_output=_stdout_only(on_output)))
+        return self._execute_result(result, value=True, on_output=on_output)
 
     async def execute_async(self, code: str, on_output: Callable[[str], None] | None = None,
                             stdin: str | bytes | None = None) -> str:
         """``execute`` for asyncio: async tools and an async ``tool_handler`` run on the loop."""
-        source = _stdin_code(code, stdin)
+        source = self._js_source(_stdin_code(code, stdin))
         try:
             result = await self.run_async(source, on_output=_stdout_only(on_output))
         except CapsaError as exc:
             self._last_stderr = exc.result.stderr if exc.result is not None else ""
             self._last_exit_code = None
             raise
-        return self._execute_result(result)
+        return self._execute_result(result, value=True, on_output=on_output)
+
+    def _js_source(self, code: str | bytes) -> str | bytes:
+        """The code ``execute`` runs for ``code`` (as it is here; the amla_sandbox
+        package gives each execute a scope of its own)."""
+        return code
 
     def _safe(self, fn: Callable[[], RunResult]) -> RunResult:
         try:
@@ -872,13 +884,19 @@ class Sandbox:
             self._last_exit_code = None
             raise
 
-    def _execute_result(self, result: RunResult) -> str:
+    def _execute_result(self, result: RunResult, *, value: bool = False,
+                        on_output: Callable[[str], None] | None = None) -> str:
         stderr = result.stderr
         if result.error is not None:
             stderr += ("" if not stderr or stderr.endswith("\n") else "\n") + str(result.error) + "\n"
         self._last_stderr = stderr
         self._last_exit_code = result.exit_code
-        return result.stdout
+        if not value:
+            return result.stdout
+        text = returned_text(result)
+        if text and on_output is not None:
+            on_output(text)
+        return result.stdout + text
 
     @property
     def last_stderr(self) -> str:
@@ -920,7 +938,7 @@ class Sandbox:
             except (TypeError, ValueError) as exc:
                 raise TypeError(f"params are not JSON-serialisable: {exc}") from None
         with self._use():
-            return _policy_check(self._handle, method, args)
+            return _policy_check(self._handle, strip_mcp(method), args)
 
     def can_call(self, method: str, params: dict[str, Any] | None = None) -> bool:
         """Whether the capabilities allow the call now (amla's; decided in C)."""
@@ -943,7 +961,7 @@ class Sandbox:
         """Calls a capability may still allow; None when unlimited or unknown (amla's).
         The key is ``cap:tool-call:<pattern>``, ``cap:method:<pattern>`` or the pattern."""
         pattern = canonical_name(pattern_of_key(capability_key))
-        same = [c for c in self._caps if canonical_name(c.method_pattern) == pattern]
+        same = [c for c in self._caps if canonical_name(strip_mcp(c.method_pattern)) == pattern]
         if any(c.max_calls == 0 for c in same) and not any(c.max_calls != 0 for c in same):
             return 0
         remaining = ctypes.c_uint64()
@@ -1025,6 +1043,14 @@ class _Using:
 
 
 # ---- helpers --------------------------------------------------------------------------
+
+
+def returned_text(result: RunResult) -> str:
+    """The value a JavaScript run returned as amla prints it: a string as it is, anything
+    else as its JSON text, "" for undefined (and for a run that threw)."""
+    if result.error is not None or result.exit_code is not None or result.value_json is None:
+        return ""
+    return result.value if isinstance(result.value, str) else result.value_json
 
 
 def _read_result(ptr: int) -> RunResult:

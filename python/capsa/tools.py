@@ -38,6 +38,7 @@ from typing import Any, Awaitable, Callable, Sequence
 
 from ._json import dumps_result
 from ._schema import function_schema
+from .capabilities import strip_mcp
 from .errors import ToolCallbackError, ToolCallbackWarning, ToolError
 
 __all__ = [
@@ -137,7 +138,7 @@ class BoundTool:
     def __init__(self, name: str, description: str, parameters: dict[str, Any],
                  handler: Any, style: str, *, is_async: bool = False, timeout_ms: int = 0,
                  inline: bool = False, source: Any = None) -> None:
-        if not isinstance(name, str) or not _NAME.match(name):
+        if not isinstance(name, str) or not _NAME.match(strip_mcp(name)):
             raise ValueError(f"invalid tool name {name!r}: segments of letters, digits, '_' and '-' "
                              "joined by '.' (or '/', the same separator)")
         if not isinstance(parameters, dict):
@@ -145,7 +146,7 @@ class BoundTool:
                             f"not {type(parameters).__name__}")
         if timeout_ms is not None and (not isinstance(timeout_ms, int) or timeout_ms < 0):
             raise TypeError(f"tool {name!r}: timeout_ms must be an int >= 0")
-        self.name = canonical_name(name)
+        self.name = canonical_name(strip_mcp(name))
         self.given_name = name  # as the user wrote it: what a tool_handler(method, ...) gets
         self.description = description or ""
         self.parameters = parameters
@@ -424,9 +425,25 @@ def create_tool_handler(tools: Sequence[Callable[..., Any]]) -> ToolHandler:
         fn = table.get(method) or table.get(method.removeprefix("mcp:"))
         if fn is None:
             raise ToolError(f"unknown tool: {method}", "unknown_tool")
+        _check_required(fn, params)
         return fn(**params)
 
     return handler
+
+
+def _check_required(fn: Callable[..., Any], params: dict[str, Any]) -> None:
+    """Raises MissingParamError (amla's) for the first required parameter of fn that
+    params lack, before fn runs."""
+    from .errors import MissingParamError
+
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    for name, p in sig.parameters.items():
+        if (p.default is inspect.Parameter.empty and name not in params
+                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)):
+            raise MissingParamError(name)
 
 
 def _named(fn: Callable[..., Any], definition: ToolDefinition) -> Callable[..., Any]:
@@ -494,13 +511,21 @@ from_claude = from_anthropic_tools
 
 
 def from_langchain(tools: Sequence[Any]) -> tuple[list[Callable[..., Any]], list[ToolDefinition]]:
-    """LangChain tools -> (functions, definitions) (amla's). The functions call the tool's
-    ``invoke`` (or ``ainvoke``) with the arguments; LangChain itself is not imported."""
+    """LangChain tools (``@tool`` objects, ``BaseTool``s) or plain functions ->
+    (functions, definitions) (amla's). The functions call the tool's ``invoke`` (or
+    ``ainvoke``) with the arguments; a plain function is kept as it is, its definition
+    from its hints and docstring. LangChain itself is not imported."""
     funcs: list[Callable[..., Any]] = []
     defs: list[ToolDefinition] = []
     for t in tools:
         if not (_is_langchain_tool(t) or (hasattr(t, "name") and callable(getattr(t, "invoke", None)))):
-            raise TypeError(f"from_langchain() takes LangChain tools, not {type(t).__name__}")
+            if callable(t) and not isinstance(t, type):
+                # A plain function (what @tool would have wrapped): as it is.
+                funcs.append(t)
+                defs.append(tool_from_function(t))
+                continue
+            raise TypeError(f"from_langchain() takes LangChain tools or functions, "
+                            f"not {type(t).__name__}")
         b = _bind_langchain(t)
         d = b.definition()
         fn = _langchain_kwargs(b)

@@ -64,8 +64,21 @@ class DslTest(unittest.TestCase):
                                                              Param("currency").is_in(["USD"])]),
                           max_calls=100)
         cap.validate_call("stripe/charges/create", {"amount": 500, "currency": "USD"})
-        with self.assertRaisesRegex(capsa.ConstraintError, r"failed: amount <= 10000 \(got 50000\)"):
+        with self.assertRaises(capsa.ViolationError) as cm:
             cap.validate_call("stripe/charges/create", {"amount": 50000, "currency": "USD"})
+        e = cm.exception
+        self.assertEqual(str(e), "Constraint violation: amount <= 10000, actual: 50000")
+        self.assertEqual((e.param, e.rule, e.actual), ("amount", "<= 10000", "50000"))
+        self.assertIn("failed: amount <= 10000 (got 50000)", e.policy_message)
+        with self.assertRaises(capsa.MissingParamError) as missing:
+            cap.validate_call("stripe/charges/create", {"currency": "USD"})
+        self.assertEqual((missing.exception.param, str(missing.exception)),
+                         ("amount", "Missing parameter: amount"))
+        with self.assertRaises(capsa.TypeMismatchError) as mismatch:
+            ToolCallCap("t", ConstraintSet([Param("path").starts_with("/api/")])).validate_call(
+                "t", {"path": 7})
+        self.assertEqual((mismatch.exception.param, mismatch.exception.expected,
+                          mismatch.exception.actual), ("path", "string", "number"))
         with self.assertRaisesRegex(capsa.CapabilityError,
                                     r"No capability authorizes 'stripe\.refunds'\. "
                                     r"Granted: \['stripe\.charges\.\*'\]"):

@@ -47,10 +47,12 @@ class LoadingTest(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             env = {"PYTHONPATH": tmp, "CAPSA_LIBRARY": os.environ["CAPSA_LIBRARY"]}
             q = subprocess.run([sys.executable, "-c", "import capsa; print(capsa.__file__); "
+                                "import capsa.as_amla_sandbox, amla_sandbox; "
+                                "print(amla_sandbox.create_sandbox_tool().run('return 6'), end=' '); "
                                 "print(capsa.Sandbox().run('return 6 * 7').value)"],
                                capture_output=True, text=True, timeout=60, cwd=tmp,
                                env={**os.environ, **env})
-            self.assertEqual(q.stdout.split()[-1], "42", q.stderr)
+            self.assertEqual(q.stdout.split()[-2:], ["6", "42"], q.stderr)
             self.assertTrue(q.stdout.startswith(tmp))
 
 
@@ -61,6 +63,7 @@ class ExamplesTest(unittest.TestCase):
             "langgraph_tool.py": "warmest: Cairo",
             "step_mode_asyncio.py": "3 sandboxes x 10 calls",
             "vfs_files.py": "the mount is read-only: EROFS",
+            "amla_program.py": "Paris\n3\nsent 50 to acct_1\n",
         }
         for name, text in expect.items():
             with self.subTest(name):

@@ -63,7 +63,8 @@ class CallTest(unittest.TestCase):
         self.assertEqual(props["city"], {"type": "string", "description": "the city's name."})
         self.assertEqual(props["days"]["type"], "integer")
         self.assertEqual(props["unit"]["enum"], ["c", "f"])
-        self.assertEqual(props["tags"], {"type": "array", "items": {"type": "string"}})
+        # Optional[...] is nullable: a script may pass null for it.
+        self.assertEqual(props["tags"], {"type": ["array", "null"], "items": {"type": "string"}})
         self.assertEqual(bound.parameters["required"], ["city"])
         with capsa.Sandbox(tools=[forecast], capabilities=["forecast"]) as sb:
             d = sb.run('return tools.describe("forecast")').value
