@@ -22,7 +22,7 @@ static const char usage_text[] =
     "       capsa COMMAND --help               the options of COMMAND\n"
     "       capsa --help | --version\n"
     "\n"
-    "capsa runs code written by AI agents in a WebAssembly sandbox: no network,\n"
+    "The code, written by AI agents, runs in a WebAssembly sandbox: no network,\n"
     "only the memory and time it is given, a filesystem of its own in memory\n"
     "(/ read-only, /workspace and /tmp read-write), and host tools only as far as\n"
     "the capabilities given allow, each call audited.\n"
