@@ -78,9 +78,9 @@ NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http mcp_client mcp_client_h
 NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
 NET_LIBS   := -lmicrohttpd -lcurl -ljansson -lpthread
 # The capsa program (cli/), and what it links besides libcapsa.
-CLI_SRCS   := capsa tools mcp
+CLI_SRCS   := capsa run repl opts tools mcp
 CLI_OBJS   := $(CLI_SRCS:%=$(OBJ)/cli-%.o)
-CLI_LIBS   := $(BUILD)/libcapsa-net.a $(NET_LIBS)
+CLI_LIBS   := $(BUILD)/libcapsa-net.a $(NET_LIBS) -ledit
 
 .PHONY: all deps demo test bench clean distclean
 all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa-net.so \

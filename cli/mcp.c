@@ -6,6 +6,7 @@
 #include "mcp.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -19,10 +20,9 @@
 #include "../net/mcp_server.h"
 #include "../net/mcp_stdio.h"
 #include "capsa.h"
+#include "opts.h"
 #include "tools.h"
 
-#define MAX_TOOL_FILES 16
-#define MAX_ALLOWS 64
 #define MAX_ORIGINS 16
 
 static const char mcp_usage[] =
@@ -52,7 +52,7 @@ static const char mcp_usage[] =
     "  --allow-origin ORIGIN  a browser Origin allowed besides loopback ones\n"
     "                  (others get 403); repeatable\n"
     "  --max-sessions N  live HTTP sessions (default 100; then 503)\n"
-    "  --session-idle SEC  an HTTP session unused this long ends (default 1800)\n"
+    "  --session-idle TIME  an HTTP session unused this long ends (default 30m)\n"
     "  --max-body BYTES  the largest message (default 4194304; over: HTTP 413,\n"
     "                  or on stdio a parse error)\n"
     "\n"
@@ -75,11 +75,12 @@ static const char mcp_usage[] =
     "  --tool-name NAME  the code tool's name (default execute; [A-Za-z0-9_-], 1-64)\n"
     "\n"
     "each call (as for capsa run):\n"
-    "  --timeout SEC   wall-clock limit of a call (default 30; 0: none)\n"
-    "  --memory MIB    guest memory limit (default 256, 8..4096)\n"
+    "  --timeout TIME  wall-clock limit of a call (default 30s; 0: none; as 1.5s,\n"
+    "                  200ms, 2m)\n"
+    "  --memory SIZE   guest memory limit (default 256M, 8M..4G; as 64M, 1G)\n"
     "  --fuel N        instruction budget of a call (default: none)\n"
-    "  --max-output BYTES  stdout and stderr kept per call (default 16 MiB)\n"
-    "  --disk MIB      the session's filesystem quota (default 64)\n"
+    "  --max-output SIZE  stdout and stderr kept per call (default 16M)\n"
+    "  --disk SIZE     the session's filesystem quota (default 64M)\n"
     "  --max-text BYTES  bytes of a result's text (console output, then the value\n"
     "                  as JSON) and of its stdout and stderr, then a marker\n"
     "                  (default 65536)\n"
@@ -97,63 +98,24 @@ static const char mcp_usage[] =
     "configuration error, 1 failure.\n";
 
 typedef struct mcp_opts {
-    const char *tool_files[MAX_TOOL_FILES];
-    int n_tool_files;
-    const char *policy_file;
-    const char *allows[MAX_ALLOWS];
-    int n_allows;
-    const char *audit_file;
-    const char *mcp_files[MAX_TOOL_FILES];
-    int n_mcp_files;
-    const char *mcp_log;
+    cli_tool_opts t; /* --tools, --policy, --allow, --audit, --mcp-config */
     const char *tool_name;
     int expose_tools, fresh_each_call, log_output;
-    unsigned long long max_text;
+    uint64_t max_text;
     capsa_options sandbox;
     const char *http;          /* --http [HOST:]PORT */
     const char *token_file;
     const char *origins[MAX_ORIGINS];
     int n_origins;
-    unsigned long long max_sessions, max_body;
+    uint64_t max_sessions, max_body;
     double idle_s;
 } mcp_opts;
 
-static int usage(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "capsa mcp: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'capsa mcp --help'.\n");
-    return 2;
-}
-
-/* A whole number in [lo, hi], or -1 with *ok 0. */
-static unsigned long long number(const char *v, unsigned long long lo, unsigned long long hi, int *ok)
-{
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    *ok = !errno && end != v && !*end && v[0] != '-' && n >= lo && n <= hi;
-    return n;
-}
-
-/* ---- the audit file ------------------------------------------------------------------ */
-
-static FILE *audit_out;
-static pthread_mutex_t audit_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Each line gets the session's id as its first field. */
+/* Each line of the shared --audit file gets the session's id as its first field. */
 static void write_audit(void *ud, const char *session, const char *line, size_t len)
 {
-    pthread_mutex_lock(&audit_lock);
-    if (len > 1 && line[0] == '{') {
-        fprintf(audit_out, "{\"session\":\"%s\",", session);
-        fwrite(line + 1, 1, len - 1, audit_out);
-    } else {
-        fwrite(line, 1, len, audit_out);
-    }
-    fputc('\n', audit_out);
-    fflush(audit_out);
-    pthread_mutex_unlock(&audit_lock);
+    (void)ud;
+    cli_audit_write(session, line, len);
 }
 
 /* ---- sessions' sandboxes ---------------------------------------------------------------- */
@@ -168,121 +130,146 @@ static void refresh_sandbox(void *ud, capsa_sandbox *sb, uint64_t *generation)
     cli_tools_refresh(ud, sb, generation);
 }
 
-/* Whether a is an option that takes a value. */
-static int value_option(const char *a)
-{
-    static const char *const names[] = {
-        "--tools", "--allow", "--policy", "--audit", "--tool-name", "--timeout", "--memory",
-        "--fuel", "--max-output", "--disk", "--max-text", "--http", "--token-file",
-        "--allow-origin", "--max-sessions", "--max-body", "--session-idle", "--mcp-config",
-        "--mcp-log",
-    };
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        if (strcmp(a, names[i]) == 0)
-            return 1;
-    }
-    return 0;
-}
+/* ---- options ------------------------------------------------------------------------ */
 
+enum {
+    OPT_TOOL_NAME = 256, OPT_TIMEOUT, OPT_MEMORY,
+    OPT_FUEL, OPT_MAX_OUTPUT, OPT_DISK, OPT_MAX_TEXT, OPT_HTTP, OPT_TOKEN_FILE, OPT_ORIGIN,
+    OPT_MAX_SESSIONS, OPT_MAX_BODY, OPT_IDLE, OPT_EXPOSE, OPT_FRESH, OPT_LOG_OUTPUT,
+};
+
+static const struct option mcp_long[] = {
+    CLI_TOOL_LONG_OPTIONS,
+    { "tool-name", required_argument, NULL, OPT_TOOL_NAME },
+    { "timeout", required_argument, NULL, OPT_TIMEOUT },
+    { "memory", required_argument, NULL, OPT_MEMORY },
+    { "fuel", required_argument, NULL, OPT_FUEL },
+    { "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
+    { "disk", required_argument, NULL, OPT_DISK },
+    { "max-text", required_argument, NULL, OPT_MAX_TEXT },
+    { "http", required_argument, NULL, OPT_HTTP },
+    { "token-file", required_argument, NULL, OPT_TOKEN_FILE },
+    { "allow-origin", required_argument, NULL, OPT_ORIGIN },
+    { "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
+    { "max-body", required_argument, NULL, OPT_MAX_BODY },
+    { "session-idle", required_argument, NULL, OPT_IDLE },
+    { "expose-tools", no_argument, NULL, OPT_EXPOSE },
+    { "fresh-each-call", no_argument, NULL, OPT_FRESH },
+    { "log-output", no_argument, NULL, OPT_LOG_OUTPUT },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* Reads argv (argv[0] "mcp") into o. Returns 0 (*done after the help), or a
+ * usage error's status. */
 static int parse(mcp_opts *o, int argc, char **argv, int *done)
 {
     *done = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int ok = 1;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    optind = 1;
+    opterr = 0;
+    int c;
+    uint64_t n;
+    double s;
+    while ((c = getopt_long(argc, argv, ":h", mcp_long, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 'h':
             fputs(mcp_usage, stdout);
             *done = 1;
             return 0;
-        } else if (strcmp(a, "--expose-tools") == 0) {
+        case OPT_EXPOSE:
             o->expose_tools = 1;
-        } else if (strcmp(a, "--fresh-each-call") == 0) {
+            break;
+        case OPT_FRESH:
             o->fresh_each_call = 1;
-        } else if (strcmp(a, "--log-output") == 0) {
+            break;
+        case OPT_LOG_OUTPUT:
             o->log_output = 1;
-        } else if (!value_option(a)) {
-            return usage("unknown option '%s'", a);
-        } else if (i + 1 >= argc) {
-            return usage("%s needs a value", a);
-        } else if (strcmp(a, "--tools") == 0) {
-            if (o->n_tool_files >= MAX_TOOL_FILES)
-                return usage("at most 16 of %s", a);
-            o->tool_files[o->n_tool_files++] = argv[++i];
-        } else if (strcmp(a, "--allow") == 0) {
-            if (o->n_allows >= MAX_ALLOWS)
-                return usage("at most 64 of %s", a);
-            o->allows[o->n_allows++] = argv[++i];
-        } else if (strcmp(a, "--policy") == 0) {
-            if (o->policy_file)
-                return usage("%s", "give one --policy (add patterns with --allow)");
-            o->policy_file = argv[++i];
-        } else if (strcmp(a, "--audit") == 0) {
-            o->audit_file = argv[++i];
-        } else if (strcmp(a, "--mcp-config") == 0) {
-            if (o->n_mcp_files >= MAX_TOOL_FILES)
-                return usage("at most 16 of %s", a);
-            o->mcp_files[o->n_mcp_files++] = argv[++i];
-        } else if (strcmp(a, "--mcp-log") == 0) {
-            o->mcp_log = argv[++i];
-        } else if (strcmp(a, "--tool-name") == 0) {
-            const char *v = argv[++i];
-            size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
-            if (!v[0] || v[n] || n > 64)
-                return usage("--tool-name wants 1 to 64 of A-Z a-z 0-9 _ -, not '%s'", v);
+            break;
+        case OPT_TOOL_NAME: {
+            size_t k = strspn(v, "abcdefghijklmnopqrstuvwxyz"
+                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+            if (!v[0] || v[k] || k > 64)
+                return cli_usage("--tool-name wants 1 to 64 of A-Z a-z 0-9 _ -, not '%s'", v);
             o->tool_name = v;
-        } else if (strcmp(a, "--timeout") == 0) {
-            char *end;
-            errno = 0;
-            double s = strtod(argv[++i], &end);
-            if (errno || *end || end == argv[i] || !(s >= 0) || s > 1e7)
-                return usage("--timeout wants seconds from 0 to 10000000, not '%s'", argv[i]);
+            break;
+        }
+        case OPT_TIMEOUT:
+            if (cli_parse_seconds(v, 0, 1e7, &s) != 0)
+                return cli_usage("--timeout wants a time from 0 to 10000000s (as 30, 1.5s, 200ms), "
+                                 "not '%s'", v);
             o->sandbox.timeout_ms = (uint64_t)(s * 1000.0 + 0.5);
             if (s > 0 && o->sandbox.timeout_ms == 0)
                 o->sandbox.timeout_ms = 1;
-        } else if (strcmp(a, "--memory") == 0) {
-            o->sandbox.memory_limit = number(argv[++i], 8, 4096, &ok) << 20;
-            if (!ok)
-                return usage("--memory wants MiB from 8 to 4096, not '%s'", argv[i]);
-        } else if (strcmp(a, "--fuel") == 0) {
-            o->sandbox.fuel = number(argv[++i], 1, UINT64_MAX, &ok);
-            if (!ok)
-                return usage("--fuel wants a whole number above 0, not '%s'", argv[i]);
-        } else if (strcmp(a, "--max-output") == 0) {
-            o->sandbox.max_output = number(argv[++i], 1, UINT64_MAX, &ok);
-            if (!ok)
-                return usage("--max-output wants a whole number of bytes above 0, not '%s'", argv[i]);
-        } else if (strcmp(a, "--disk") == 0) {
-            o->sandbox.fs_max_bytes = number(argv[++i], 1, 1ull << 20, &ok) << 20;
-            if (!ok)
-                return usage("--disk wants MiB from 1 to 1048576, not '%s'", argv[i]);
-        } else if (strcmp(a, "--max-text") == 0) {
-            o->max_text = number(argv[++i], 256, 1ull << 30, &ok);
-            if (!ok)
-                return usage("--max-text wants bytes from 256 to 1073741824, not '%s'", argv[i]);
-        } else if (strcmp(a, "--http") == 0) {
-            o->http = argv[++i];
-        } else if (strcmp(a, "--token-file") == 0) {
-            o->token_file = argv[++i];
-        } else if (strcmp(a, "--allow-origin") == 0) {
+            break;
+        case OPT_MEMORY:
+            if (cli_parse_size(v, 1u << 20, 8u << 20, 4ull << 30, &n) != 0)
+                return cli_usage("--memory wants a size from 8M to 4G (a number alone is MiB), "
+                                 "not '%s'", v);
+            o->sandbox.memory_limit = n;
+            break;
+        case OPT_FUEL:
+            if (cli_parse_count(v, 1, UINT64_MAX, &n) != 0)
+                return cli_usage("--fuel wants a whole number above 0, not '%s'", v);
+            o->sandbox.fuel = n;
+            break;
+        case OPT_MAX_OUTPUT:
+            if (cli_parse_size(v, 1, 1, UINT64_MAX, &n) != 0)
+                return cli_usage("--max-output wants a size above 0 (a number alone is bytes), "
+                                 "not '%s'", v);
+            o->sandbox.max_output = n;
+            break;
+        case OPT_DISK:
+            if (cli_parse_size(v, 1u << 20, 1u << 20, 1ull << 40, &n) != 0)
+                return cli_usage("--disk wants a size from 1M to 1T (a number alone is MiB), "
+                                 "not '%s'", v);
+            o->sandbox.fs_max_bytes = n;
+            break;
+        case OPT_MAX_TEXT:
+            if (cli_parse_size(v, 1, 256, 1ull << 30, &n) != 0)
+                return cli_usage("--max-text wants a size from 256 to 1G (a number alone is "
+                                 "bytes), not '%s'", v);
+            o->max_text = n;
+            break;
+        case OPT_HTTP:
+            o->http = v;
+            break;
+        case OPT_TOKEN_FILE:
+            o->token_file = v;
+            break;
+        case OPT_ORIGIN:
             if (o->n_origins >= MAX_ORIGINS)
-                return usage("at most 16 of %s", a);
-            o->origins[o->n_origins++] = argv[++i];
-        } else if (strcmp(a, "--max-sessions") == 0) {
-            o->max_sessions = number(argv[++i], 1, 10000, &ok);
-            if (!ok)
-                return usage("--max-sessions wants a number from 1 to 10000, not '%s'", argv[i]);
-        } else if (strcmp(a, "--max-body") == 0) {
-            o->max_body = number(argv[++i], 1024, 1ull << 30, &ok);
-            if (!ok)
-                return usage("--max-body wants bytes from 1024 to 1073741824, not '%s'", argv[i]);
-        } else if (strcmp(a, "--session-idle") == 0) {
-            char *end;
-            errno = 0;
-            o->idle_s = strtod(argv[++i], &end);
-            if (errno || *end || end == argv[i] || !(o->idle_s > 0) || o->idle_s > 1e7)
-                return usage("--session-idle wants seconds above 0, not '%s'", argv[i]);
+                return cli_usage("at most 16 of --allow-origin");
+            o->origins[o->n_origins++] = v;
+            break;
+        case OPT_MAX_SESSIONS:
+            if (cli_parse_count(v, 1, 10000, &n) != 0)
+                return cli_usage("--max-sessions wants a number from 1 to 10000, not '%s'", v);
+            o->max_sessions = n;
+            break;
+        case OPT_MAX_BODY:
+            if (cli_parse_size(v, 1, 1024, 1ull << 30, &n) != 0)
+                return cli_usage("--max-body wants a size from 1K to 1G (a number alone is "
+                                 "bytes), not '%s'", v);
+            o->max_body = n;
+            break;
+        case OPT_IDLE:
+            if (cli_parse_seconds(v, 0, 1e7, &o->idle_s) != 0 || !(o->idle_s > 0))
+                return cli_usage("--session-idle wants a time above 0 (as 1800, 30m, 1h), not '%s'",
+                                 v);
+            break;
+        default: {
+            int st = cli_tool_option(&o->t, c, v);
+            if (st == 1)
+                return cli_getopt_error(c, argv, mcp_long);
+            if (st)
+                return st;
+            break;
+        }
         }
     }
+    if (optind < argc)
+        return cli_usage("unexpected argument '%s'", argv[optind]);
     return 0;
 }
 
@@ -327,19 +314,18 @@ static int serve_http(const mcp_opts *o, mcp_server *srv)
     if (o->http[0] == '[') {
         const char *end = strchr(o->http, ']');
         if (!end || end[1] != ':' || (size_t)(end - o->http) >= sizeof(host))
-            return usage("--http wants [HOST:]PORT, not '%s'", o->http);
+            return cli_usage("--http wants [HOST:]PORT, not '%s'", o->http);
         snprintf(host, sizeof(host), "%.*s", (int)(end - o->http - 1), o->http + 1);
         port_s = end + 2;
     } else if (colon) {
         if ((size_t)(colon - o->http) >= sizeof(host) || colon == o->http)
-            return usage("--http wants [HOST:]PORT, not '%s'", o->http);
+            return cli_usage("--http wants [HOST:]PORT, not '%s'", o->http);
         snprintf(host, sizeof(host), "%.*s", (int)(colon - o->http), o->http);
         port_s = colon + 1;
     }
-    int ok;
-    unsigned long long port = number(port_s, 0, 65535, &ok);
-    if (!ok)
-        return usage("--http wants a port from 0 to 65535, not '%s'", port_s);
+    uint64_t port;
+    if (cli_parse_count(port_s, 0, 65535, &port) != 0)
+        return cli_usage("--http wants a port from 0 to 65535, not '%s'", port_s);
     int bad;
     char *token = read_token(o->token_file, &bad);
     if (bad)
@@ -380,6 +366,7 @@ static int serve_http(const mcp_opts *o, mcp_server *srv)
 
 int cli_mcp(int argc, char **argv)
 {
+    cli_set_program("capsa mcp", "mcp");
     mcp_opts o;
     memset(&o, 0, sizeof(o));
     capsa_options_init(&o.sandbox);
@@ -390,16 +377,16 @@ int cli_mcp(int argc, char **argv)
     capsa_engine *engine = NULL;
     mcp_server *srv = NULL;
     status = 2;
-    if (cli_tools_load(o.tool_files, o.n_tool_files, o.policy_file, o.allows, o.n_allows,
-                       o.sandbox.tool_max_result ? o.sandbox.tool_max_result : 16u << 20, &tools) != 0 ||
-        cli_tools_mcp(tools, o.mcp_files, o.n_mcp_files, o.mcp_log) != 0)
+    uint64_t max_result = o.sandbox.tool_max_result ? o.sandbox.tool_max_result : 16u << 20;
+    if (cli_tools_load(o.t.tool_files, o.t.n_tool_files, o.t.policy_file, o.t.allows,
+                       o.t.n_allows, max_result, &tools) != 0 ||
+        cli_tools_mcp(tools, o.t.mcp_files, o.t.n_mcp_files, o.t.mcp_log) != 0)
         goto out;
-    if (o.audit_file) {
-        audit_out = strcmp(o.audit_file, "-") == 0 ? stderr : fopen(o.audit_file, "a");
-        if (!audit_out) {
-            fprintf(stderr, "capsa mcp: --audit: cannot open '%s': %s\n", o.audit_file, strerror(errno));
+    if (o.t.audit_file) {
+        if (cli_audit_open(o.t.audit_file) != 0)
             goto out;
-        }
+        /* Each session's sandbox fails closed past the cap, as capsa run's does. */
+        o.sandbox.audit_max_bytes = CLI_AUDIT_MAX;
     }
     int rc = capsa_engine_new(NULL, &engine);
     if (rc != CAPSA_OK) {
@@ -414,7 +401,7 @@ int cli_mcp(int argc, char **argv)
     cfg.setup = setup_sandbox;
     cfg.refresh = refresh_sandbox;
     cfg.setup_ud = tools;
-    cfg.audit = audit_out ? write_audit : NULL;
+    cfg.audit = cli_audit_active() ? write_audit : NULL;
     cfg.tool_name = o.tool_name;
     cfg.expose_tools = o.expose_tools;
     cfg.fresh_each_call = o.fresh_each_call;
@@ -441,8 +428,6 @@ out:
     mcp_server_free(srv);
     capsa_engine_free(engine);
     cli_tools_free(tools);
-    if (audit_out && audit_out != stderr)
-        fclose(audit_out);
-    audit_out = NULL;
+    cli_audit_close();
     return status;
 }

@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "opts.h"
+
 #include "capsa_net.h"
 
 /* Reads all of f into a new buffer (*len bytes, NUL-terminated). Returns NULL with
@@ -328,9 +330,9 @@ static int load_tools(cli_tools *ts, const char *path, uint64_t max_result)
     json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (!doc) {
         if (jerr.line < 1)
-            fprintf(stderr, "capsa: --tools %s: %s\n", path, jerr.text);
+            cli_error("--tools %s: %s", path, jerr.text);
         else
-            fprintf(stderr, "capsa: --tools %s: line %d column %d: %s\n", path, jerr.line, jerr.column,
+            cli_error("--tools %s: line %d column %d: %s", path, jerr.line, jerr.column,
                     jerr.text);
         return -1;
     }
@@ -453,7 +455,7 @@ static int load_tools(cli_tools *ts, const char *path, uint64_t max_result)
         ct->max_result = max_result;
     }
     if (problem)
-        fprintf(stderr, "capsa: --tools %s: %s%s%s\n", path, field, field[0] ? ": " : "", problem);
+        cli_error("--tools %s: %s%s%s", path, field, field[0] ? ": " : "", problem);
     else
         status = 0;
     json_decref(doc);
@@ -465,7 +467,7 @@ static int load_policy(cli_tools *ts, const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "capsa: --policy: cannot open '%s': %s\n", path, strerror(errno));
+        cli_error("--policy: cannot open '%s': %s", path, strerror(errno));
         return -1;
     }
     int saved;
@@ -473,7 +475,7 @@ static int load_policy(cli_tools *ts, const char *path)
     saved = errno;
     fclose(f);
     if (!ts->policy) {
-        fprintf(stderr, "capsa: --policy: cannot read '%s': %s\n", path,
+        cli_error("--policy: cannot read '%s': %s", path,
                 saved == EFBIG ? "over 64 MiB" : strerror(saved));
         return -1;
     }
@@ -489,7 +491,7 @@ int cli_tools_load(const char *const *tool_files, int n_tool_files, const char *
     if (ts)
         pthread_mutex_init(&ts->log_lock, NULL);
     if (!ts || (n_allows > 0 && !(ts->allows = calloc((size_t)n_allows, sizeof(char *))))) {
-        fprintf(stderr, "capsa: out of memory reading the tools\n");
+        cli_error("out of memory reading the tools");
         cli_tools_free(ts);
         return -1;
     }
@@ -505,7 +507,7 @@ int cli_tools_load(const char *const *tool_files, int n_tool_files, const char *
     }
     for (int i = 0; i < n_allows; i++) {
         if (!(ts->allows[i] = strdup(allows[i]))) {
-            fprintf(stderr, "capsa: out of memory reading the tools\n");
+            cli_error("out of memory reading the tools");
             cli_tools_free(ts);
             return -1;
         }
@@ -541,6 +543,7 @@ static void mcp_log(void *ud, const char *server, int kind, const char *text, si
     cli_tools *ts = ud;
     pthread_mutex_lock(&ts->log_lock);
     if (kind == CAPSA_MCP_LOG_EVENT)
+        /* a warning, from the client's threads: not one of the command's errors */
         fprintf(stderr, "capsa: MCP server '%s': %.*s\n", server, (int)len, text);
     if (ts->mcp_log) {
         fprintf(ts->mcp_log, "[%s]%s %.*s\n", server,
@@ -557,7 +560,7 @@ int cli_tools_mcp(cli_tools *ts, const char *const *files, int n_files, const ch
     if (n_files == 0)
         return 0;
     if (log_file && !(ts->mcp_log = fopen(log_file, "a"))) {
-        fprintf(stderr, "capsa: --mcp-log: cannot open '%s': %s\n", log_file, strerror(errno));
+        cli_error("--mcp-log: cannot open '%s': %s", log_file, strerror(errno));
         return -1;
     }
     capsa_mcp_options o;
@@ -565,7 +568,7 @@ int cli_tools_mcp(cli_tools *ts, const char *const *files, int n_files, const ch
     o.on_log = mcp_log;
     o.on_log_ud = ts;
     if (capsa_mcp_client_new(&o, &ts->mcp) != CAPSA_OK) {
-        fprintf(stderr, "capsa: cannot start the MCP client: out of memory\n");
+        cli_error("cannot start the MCP client: out of memory");
         return -1;
     }
     for (int i = 0; i < n_files; i++) {
@@ -576,14 +579,14 @@ int cli_tools_mcp(cli_tools *ts, const char *const *files, int n_files, const ch
         if (f)
             fclose(f);
         if (!text) {
-            fprintf(stderr, "capsa: --mcp-config: cannot read '%s': %s\n", files[i],
+            cli_error("--mcp-config: cannot read '%s': %s", files[i],
                     saved == EFBIG ? "over 64 MiB" : strerror(saved));
             return -1;
         }
         int rc = capsa_mcp_client_configure(ts->mcp, text, len);
         free(text);
         if (rc != CAPSA_OK) {
-            fprintf(stderr, "capsa: --mcp-config %s: %s\n", files[i], capsa_mcp_client_errmsg(ts->mcp));
+            cli_error("--mcp-config %s: %s", files[i], capsa_mcp_client_errmsg(ts->mcp));
             return -1;
         }
     }
@@ -604,7 +607,7 @@ int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb, uint64_t *mcp_genera
         capsa_tool_def def;
         cmd_tool_def(ct, &def);
         if (capsa_tool_add(sb, &def) != CAPSA_OK) {
-            fprintf(stderr, "capsa: --tools %s: tools[%zu]: %s\n", ct->file, ct->index, capsa_errmsg(sb));
+            cli_error("--tools %s: tools[%zu]: %s", ct->file, ct->index, capsa_errmsg(sb));
             return -1;
         }
     }
@@ -614,12 +617,12 @@ int cli_tools_apply(const cli_tools *ts, capsa_sandbox *sb, uint64_t *mcp_genera
     if (ts->mcp)
         capsa_mcp_client_attach(ts->mcp, sb, mcp_generation ? mcp_generation : &none);
     if (ts->policy && capsa_policy_set(sb, ts->policy, ts->policy_len) != CAPSA_OK) {
-        fprintf(stderr, "capsa: --policy %s: %s\n", ts->policy_file, capsa_errmsg(sb));
+        cli_error("--policy %s: %s", ts->policy_file, capsa_errmsg(sb));
         return -1;
     }
     for (int i = 0; i < ts->n_allows; i++) {
         if (capsa_policy_add(sb, ts->allows[i], NULL, 0) != CAPSA_OK) {
-            fprintf(stderr, "capsa: --allow: %s\n", capsa_errmsg(sb));
+            cli_error("--allow: %s", capsa_errmsg(sb));
             return -1;
         }
     }
