@@ -80,15 +80,15 @@ out = t.read_until(b"$ ")
 check("a prompt on the terminal", out.endswith(b"$ "), out)
 
 t.send(b"echo one\r")
-out = t.read_until(b"$ ")
+out = t.read_until(b"one\r\n$ ")
 check("a command line runs", b"one\r\n" in out, out)
 
 t.send(b"\x1b[A\r")  # up arrow: the last line again
-out = t.read_until(b"$ ")
+out = t.read_until(b"one\r\n$ ")
 check("the up arrow recalls the last command line", out.count(b"one") >= 2, out)
 
 t.send(b"echo abX\x7fc\r")  # a backspace edits the line
-out = t.read_until(b"$ ")
+out = t.read_until(b"abc\r\n$ ")
 check("a backspace edits the line", b"abc\r\n" in out and b"abX" not in out.split(b"\r\n")[-2], out)
 
 t.send(b"if true; then\r")
@@ -97,20 +97,21 @@ check("an open if continues on a second prompt", out.endswith(b"> "), out)
 t.send(b"echo inside\r")
 out = t.read_until(b"> ")
 t.send(b"fi\r")
-out = t.read_until(b"$ ")
+out = t.read_until(b"inside\r\n$ ")
 check("the command line runs once complete, without a parse error",
       b"inside\r\n" in out and b"unexpected" not in t.seen, t.seen)
 
 t.send(b"echo 'open\r")
 t.read_until(b"> ")
 t.send(b"quote'\r")
-out = t.read_until(b"$ ")
+out = t.read_until(b"quote\r\n$ ")
 check("an open quote continues, the newline kept", b"open\r\nquote" in out, out)
 
 t.send(b"js -e 'while (true) {}'\r")
 time.sleep(1.0)
 t.send(b"\x03")
-out = t.read_until(b"$ ", timeout=10)
+out = t.read_until(b"interrupted", timeout=10)
+out += t.read_until(b"$ ", timeout=10)
 check("Ctrl-C stops the running command and the shell goes on",
       b"interrupted" in out and out.endswith(b"$ "), out)
 
@@ -119,7 +120,7 @@ time.sleep(0.3)
 t.send(b"\x03")
 out = t.read_until(b"$ ")
 t.send(b"echo after\r")
-out = t.read_until(b"$ ")
+out = t.read_until(b"after\r\n$ ")
 check("Ctrl-C drops the half-typed line", b"after\r\n" in out and b"half-typed\r\nhalf" not in t.seen,
       t.seen[-300:])
 
