@@ -368,7 +368,7 @@ async function configSuite() {
   const d = await run(['run', '--mcp-config', a, '--mcp-config', b, '-e', 'return 1']);
   check(d.code === 2 && /mcpServers\.dup: a server of that name was added before/.test(d.stderr), 'config: a name in two files is refused', d);
   const m = await run(['run', '--mcp-config']);
-  check(m.code === 2 && /--mcp-config needs a file/.test(m.stderr), 'config: --mcp-config without a file is a usage error', m);
+  check(m.code === 2 && /--mcp-config needs a value/.test(m.stderr), 'config: --mcp-config without a file is a usage error', m);
   const ns = config({ list: { command: node, args: [fake] }, 'my-srv': { command: node, args: [fake] }, my_srv: { command: node, args: [fake] } });
   const n = await runJs(ns, 'return [...new Set(tools.list().map(t => t.name.split(".")[0]))].sort()', ['--allow', '**']);
   check(JSON.stringify(n.value) === '["list_2","my_srv","my_srv_2"]', 'config: server names become unique identifiers, never tools.list', n.value || n);
