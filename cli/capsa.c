@@ -99,8 +99,9 @@ static const char usage_text[] =
     "\n"
     "exit status: 0 success, 1 the script threw (or the guest trapped),\n"
     "             2 usage or input error (or a host file error), 3 a limit stopped\n"
-    "             the run (time, fuel). capsa shell exits with the command line's\n"
-    "             status, or 124 when a limit stopped it\n";
+    "             the run (time, fuel); a script that calls process.exit(N) or sets\n"
+    "             process.exitCode = N exits with N. capsa shell exits with the command\n"
+    "             line's status, or 124 when a limit stopped it\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -558,7 +559,9 @@ static int cmd_run_opts(run_opts *o, int argc, char **argv)
     } else {
         print_error(r);
     }
-    status = rc == CAPSA_OK ? EXIT_OK
+    /* process.exit(N) or process.exitCode = N: the script's own status */
+    status = rc == CAPSA_OK && capsa_result_exit_code(r) >= 0 ? capsa_result_exit_code(r)
+           : rc == CAPSA_OK ? EXIT_OK
            : rc == CAPSA_ETIMEOUT || rc == CAPSA_EFUEL ? EXIT_LIMIT : EXIT_THREW;
     if (o->out_dir && capsa_fs_copy_out(sb, "/workspace", o->out_dir) != CAPSA_OK) {
         fprintf(stderr, "capsa: --out: %s\n", capsa_errmsg(sb));
