@@ -91,6 +91,7 @@ void capsa_loop_end_exit(void)
 {
     exiting = 0;
     exit_code = -1;
+    run_id++; /* the next command's process.exitCode starts undefined */
 }
 
 /* Keeps the first uncaught exception of the run (the pending one) and drops the

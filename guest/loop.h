@@ -43,7 +43,8 @@ int capsa_loop_exited(void);
 /* Whether v is the error process.exit() throws. */
 int capsa_loop_is_exit(JSValueConst v);
 
-/* Forgets the exit of a shell command's JavaScript: the shell goes on. */
+/* Forgets the exit and exit code of a shell command's JavaScript: the shell goes
+ * on, and its next command counts as a new run. */
 void capsa_loop_end_exit(void);
 
 /* The event loop of a run whose promise is run_promise: jobs, tool outcomes,

@@ -48,7 +48,7 @@
   } = host;
   const { inspect, format, formatWithOptions, types: inspectTypes } = host.runtime;
   const { nodeError, describeReceived, nextTick } = host.web;
-  const { Buffer } = host.buffer;
+  const { Buffer, outOfRange } = host.buffer;
 
   // ---------------------------------------------------------------------------
   // Intrinsics, captured before user code can replace them
@@ -161,30 +161,6 @@
     const type = stringIncludes(name, '.') ? 'property' : 'argument';
     return nodeError(TypeErrorCtor, 'ERR_INVALID_ARG_VALUE',
       `The ${type} '${name}' ${reason}. Received ${shown}`);
-  }
-
-  function outOfRange(name, range, value) {
-    let received;
-    if (typeof value === 'number' && numberIsInteger(value) &&
-        (value > 2 ** 32 || value < -(2 ** 32))) {
-      received = addNumericalSeparator(`${value}`);
-    } else if (typeof value === 'bigint') {
-      received = `${value}`;
-      if (value > 2n ** 32n || value < -(2n ** 32n)) received = addNumericalSeparator(received);
-      received += 'n';
-    } else {
-      received = inspect(value);
-    }
-    return nodeError(RangeErrorCtor, 'ERR_OUT_OF_RANGE',
-      `The value of "${name}" is out of range. It must be ${range}. Received ${received}`);
-  }
-
-  function addNumericalSeparator(val) {
-    let res = '';
-    let i = val.length;
-    const start = val[0] === '-' ? 1 : 0;
-    for (; i >= start + 4; i -= 3) res = `_${stringSlice(val, i - 3, i)}${res}`;
-    return `${stringSlice(val, 0, i)}${res}`;
   }
 
   function validateString(value, name) {
@@ -1093,6 +1069,41 @@
     return res;
   }
 
+  // The last part of path[start..] as Node's extname and parse find it: where it
+  // starts (startPart) and ends (end; -1: there is none), its extension's dot
+  // (startDot), and whether it has no extension (no dot, or only a leading one, or
+  // the part is "..").
+  function scanLastPart(path, start) {
+    let startDot = -1;
+    let startPart = 0;
+    let end = -1;
+    let matchedSlash = true;
+    let preDotState = 0;
+    for (let i = path.length - 1; i >= start; --i) {
+      const code = stringCharCodeAt(path, i);
+      if (code === CHAR_SLASH) {
+        if (!matchedSlash) {
+          startPart = i + 1;
+          break;
+        }
+        continue;
+      }
+      if (end === -1) {
+        matchedSlash = false;
+        end = i + 1;
+      }
+      if (code === CHAR_DOT) {
+        if (startDot === -1) startDot = i;
+        else if (preDotState !== 1) preDotState = 1;
+      } else if (startDot !== -1) {
+        preDotState = -1;
+      }
+    }
+    const noExt = startDot === -1 || end === -1 || preDotState === 0 ||
+      (preDotState === 1 && startDot === end - 1 && startDot === startPart + 1);
+    return { startDot, startPart, end, noExt };
+  }
+
   const pathMethods = {
     resolve(...args) {
       let resolvedPath = '';
@@ -1253,36 +1264,8 @@
     },
     extname(path) {
       validateString(path, 'path');
-      let startDot = -1;
-      let startPart = 0;
-      let end = -1;
-      let matchedSlash = true;
-      let preDotState = 0;
-      for (let i = path.length - 1; i >= 0; --i) {
-        const code = stringCharCodeAt(path, i);
-        if (code === CHAR_SLASH) {
-          if (!matchedSlash) {
-            startPart = i + 1;
-            break;
-          }
-          continue;
-        }
-        if (end === -1) {
-          matchedSlash = false;
-          end = i + 1;
-        }
-        if (code === CHAR_DOT) {
-          if (startDot === -1) startDot = i;
-          else if (preDotState !== 1) preDotState = 1;
-        } else if (startDot !== -1) {
-          preDotState = -1;
-        }
-      }
-      if (startDot === -1 || end === -1 || preDotState === 0 ||
-          (preDotState === 1 && startDot === end - 1 && startDot === startPart + 1)) {
-        return '';
-      }
-      return stringSlice(path, startDot, end);
+      const { startDot, end, noExt } = scanLastPart(path, 0);
+      return noExt ? '' : stringSlice(path, startDot, end);
     },
     format(pathObject) {
       validateObject(pathObject, 'pathObject');
@@ -1305,36 +1288,10 @@
       } else {
         start = 0;
       }
-      let startDot = -1;
-      let startPart = 0;
-      let end = -1;
-      let matchedSlash = true;
-      let i = path.length - 1;
-      let preDotState = 0;
-      for (; i >= start; --i) {
-        const code = stringCharCodeAt(path, i);
-        if (code === CHAR_SLASH) {
-          if (!matchedSlash) {
-            startPart = i + 1;
-            break;
-          }
-          continue;
-        }
-        if (end === -1) {
-          matchedSlash = false;
-          end = i + 1;
-        }
-        if (code === CHAR_DOT) {
-          if (startDot === -1) startDot = i;
-          else if (preDotState !== 1) preDotState = 1;
-        } else if (startDot !== -1) {
-          preDotState = -1;
-        }
-      }
+      const { startDot, startPart, end, noExt } = scanLastPart(path, start);
       if (end !== -1) {
         const start2 = startPart === 0 && isAbsolute ? 1 : startPart;
-        if (startDot === -1 || preDotState === 0 ||
-            (preDotState === 1 && startDot === end - 1 && startDot === startPart + 1)) {
+        if (noExt) {
           ret.base = ret.name = stringSlice(path, start2, end);
         } else {
           ret.name = stringSlice(path, start2, startDot);
@@ -3569,62 +3526,34 @@
     }
   }
 
+  // The comparisons: each fails with its operator unless pass(actual, expected).
+  const looseEqual = (a, b) => a == b || (numberIsNaN(a) && numberIsNaN(b)); // eslint-disable-line eqeqeq
+  const comparisons = {};
+  const comparisonTable = [
+    ['equal', '==', looseEqual],
+    ['notEqual', '!=', (a, b) => !looseEqual(a, b)],
+    ['deepEqual', 'deepEqual', (a, b) => isDeepEqual(a, b)],
+    ['notDeepEqual', 'notDeepEqual', (a, b) => !isDeepEqual(a, b)],
+    ['deepStrictEqual', 'deepStrictEqual', (a, b) => isDeepStrictEqual(a, b)],
+    ['notDeepStrictEqual', 'notDeepStrictEqual', (a, b) => !isDeepStrictEqual(a, b)],
+    ['strictEqual', 'strictEqual', objectIs],
+    ['notStrictEqual', 'notStrictEqual', (a, b) => !objectIs(a, b)],
+  ];
+  for (let i = 0; i < comparisonTable.length; i++) {
+    const [name, operator, pass] = comparisonTable[i];
+    comparisons[name] = named(name, function (actual, expected, message) {
+      if (arguments.length < 2) throw missingArgs();
+      if (!pass(actual, expected)) innerFail({ actual, expected, message, operator });
+    });
+  }
+
   const assertMethods = {
     fail,
     AssertionError,
     ok(...args) {
       innerOk(args.length, ...args);
     },
-    equal(actual, expected, message) {
-      if (arguments.length < 2) throw missingArgs();
-      // eslint-disable-next-line eqeqeq
-      if (actual != expected && (!numberIsNaN(actual) || !numberIsNaN(expected))) {
-        innerFail({ actual, expected, message, operator: '==' });
-      }
-    },
-    notEqual(actual, expected, message) {
-      if (arguments.length < 2) throw missingArgs();
-      // eslint-disable-next-line eqeqeq
-      if (actual == expected || (numberIsNaN(actual) && numberIsNaN(expected))) {
-        innerFail({ actual, expected, message, operator: '!=' });
-      }
-    },
-    deepEqual(actual, expected, message) {
-      if (arguments.length < 2) throw missingArgs();
-      if (!isDeepEqual(actual, expected)) {
-        innerFail({ actual, expected, message, operator: 'deepEqual' });
-      }
-    },
-    notDeepEqual(actual, expected, message) {
-      if (arguments.length < 2) throw missingArgs();
-      if (isDeepEqual(actual, expected)) {
-        innerFail({ actual, expected, message, operator: 'notDeepEqual' });
-      }
-    },
-    deepStrictEqual(actual, expected, message) {
-      if (arguments.length < 2) throw missingArgs();
-      if (!isDeepStrictEqual(actual, expected)) {
-        innerFail({ actual, expected, message, operator: 'deepStrictEqual' });
-      }
-    },
-    notDeepStrictEqual(actual, expected, message) {
-      if (arguments.length < 2) throw missingArgs();
-      if (isDeepStrictEqual(actual, expected)) {
-        innerFail({ actual, expected, message, operator: 'notDeepStrictEqual' });
-      }
-    },
-    strictEqual(actual, expected, message) {
-      if (arguments.length < 2) throw missingArgs();
-      if (!objectIs(actual, expected)) {
-        innerFail({ actual, expected, message, operator: 'strictEqual' });
-      }
-    },
-    notStrictEqual(actual, expected, message) {
-      if (arguments.length < 2) throw missingArgs();
-      if (objectIs(actual, expected)) {
-        innerFail({ actual, expected, message, operator: 'notStrictEqual' });
-      }
-    },
+    ...comparisons,
     throws(promiseFn, ...args) {
       expectsError(assert.throws, getActual(promiseFn), ...args);
     },
