@@ -40,9 +40,10 @@ enum { WRITE_APPEND = 1, WRITE_EXCL = 2 };
  * "node:"), moduleError(kind, specifier, importer, rc) that makes the errors of
  * failed imports, importMeta(meta, name) that fills import.meta, and
  * loadCommonJS(filename, fn) that runs a CommonJS module (or reads a JSON file)
- * once and gives its module.exports. Kept for the life of the context, so in
- * the image. */
-static JSValue fs_builtins, fs_module_error, fs_import_meta, fs_load_commonjs;
+ * once and gives its module.exports, and resolvePackage(specifier, dir) that
+ * finds a package's file in node_modules. Kept for the life of the context, so
+ * in the image. */
+static JSValue fs_builtins, fs_module_error, fs_import_meta, fs_load_commonjs, fs_resolve_package;
 /* Names of the modules read from the filesystem (an object used as a set): an
  * import from one of them is relative to its directory, any other (the run's
  * script, eval code) to FS_CWD. */
@@ -737,12 +738,38 @@ static void throw_module_error(JSContext *c, const char *kind, const char *speci
         JS_Throw(c, err);
 }
 
+/* The file of the package `name` imported from the directory dir, found in the
+ * node_modules directories as Node finds it (fs.js's resolvePackage): a
+ * js_malloc'd path, or NULL with an exception pending (the package's error when
+ * there is none). */
+static char *resolve_package(JSContext *c, const char *dir, const char *name)
+{
+    JSValue args[2] = { JS_NewString(c, name), JS_NewString(c, dir) };
+    JSValue r = JS_Call(c, fs_resolve_package, JS_UNDEFINED, 2, (JSValueConst *)args);
+    JS_FreeValue(c, args[0]);
+    JS_FreeValue(c, args[1]);
+    if (JS_IsException(r))
+        return NULL;
+    if (!JS_IsString(r)) {
+        JS_FreeValue(c, r);
+        throw_module_error(c, "package", name, 0);
+        return NULL;
+    }
+    const char *path = JS_ToCString(c, r);
+    JS_FreeValue(c, r);
+    if (!path)
+        return NULL;
+    char *copy = js_strdup(c, path);
+    JS_FreeCString(c, path);
+    return copy;
+}
+
 /* QuickJS's normalizer: the module name a specifier in module `base` names.
  * Built-in modules ("fs", "node:fs") name their synthetic "node:" module; paths
  * (absolute, "./", "../", file:///) resolve against the directory of base when
  * base is a module read from the filesystem, else against FS_CWD; anything else
- * (a package) is an error. Returns a js_malloc'd name, or NULL with an exception
- * pending. */
+ * is a package in node_modules (resolve_package). Returns a js_malloc'd name, or
+ * NULL with an exception pending. */
 static char *module_normalize(JSContext *c, const char *base, const char *name, void *opaque)
 {
     (void)opaque;
@@ -759,20 +786,25 @@ static char *module_normalize(JSContext *c, const char *base, const char *name, 
     size_t len = strlen(name);
     int is_path = name[0] == '/' || !strcmp(name, ".") || !strcmp(name, "..") ||
                   !strncmp(name, "./", 2) || !strncmp(name, "../", 3);
-    if (!is_path) {
-        throw_module_error(c, strncmp(name, "node:", 5) ? "package" : "builtin", name, 0);
+    if (!is_path && !strncmp(name, "node:", 5)) {
+        throw_module_error(c, "builtin", name, 0);
         return NULL;
     }
-    if (!from_module)
-        return resolve_path(c, FS_CWD, name, len, 1);
-    const char *slash = strrchr(base, '/');
-    size_t dlen = slash && slash != base ? (size_t)(slash - base) : 1;
-    char *dir = js_malloc(c, dlen + 1);
+    char *dir;
+    if (!from_module) {
+        dir = js_strdup(c, FS_CWD);
+    } else {
+        const char *slash = strrchr(base, '/');
+        size_t dlen = slash && slash != base ? (size_t)(slash - base) : 1;
+        dir = js_malloc(c, dlen + 1);
+        if (dir) {
+            memcpy(dir, base, dlen);
+            dir[dlen] = '\0';
+        }
+    }
     if (!dir)
         return NULL;
-    memcpy(dir, base, dlen);
-    dir[dlen] = '\0';
-    char *r = resolve_path(c, dir, name, len, 1);
+    char *r = is_path ? resolve_path(c, dir, name, len, 1) : resolve_package(c, dir, name);
     js_free(c, dir);
     return r;
 }
@@ -1075,9 +1107,11 @@ int capsa_fs_init(JSContext *c, JSValueConst exports)
     fs_module_error = JS_GetPropertyStr(c, exports, "moduleError");
     fs_import_meta = JS_GetPropertyStr(c, exports, "importMeta");
     fs_load_commonjs = JS_GetPropertyStr(c, exports, "loadCommonJS");
+    fs_resolve_package = JS_GetPropertyStr(c, exports, "resolvePackage");
     module_names = JS_NewObjectProto(c, JS_NULL);
     if (JS_IsException(fs_builtins) || JS_IsException(fs_module_error) ||
         JS_IsException(fs_import_meta) || JS_IsException(fs_load_commonjs) ||
+        JS_IsException(fs_resolve_package) ||
         JS_IsException(module_names))
         return -1;
     JS_SetModuleLoaderFunc(JS_GetRuntime(c), module_normalize, module_load, NULL);

@@ -1,8 +1,8 @@
 // capsa guest runtime: Node's `fs` over the sandbox's filesystem, the module system
 // (require() of the built-in modules and of CommonJS files, and the helpers of the ES
 // module loader in guest/fs.c). Evaluated once per context as a global script, after
-// node.js; its completion value { fs, moduleError, importMeta, builtins, loadCommonJS }
-// is for fs.c. Nothing here reaches the host but through the natives of __capsaFs
+// node.js; its completion value { fs, moduleError, importMeta, builtins, loadCommonJS,
+// resolvePackage } is for fs.c. Nothing here reaches the host but through the natives of __capsaFs
 // (whole-file reads and writes, directories, links, stats, compiling modules).
 //
 // The filesystem: `/` read-only, `/workspace` read-write (the working directory),
@@ -35,7 +35,9 @@
 //   importer's other imports run; its named exports are its module.exports' own
 //   enumerable keys at that moment. require() resolves files as Node does (".js",
 //   ".json", directories with package.json "main" or index.js, node_modules, a
-//   package's "exports" for "require"/"node"/"default"); import takes paths only.
+//   package's "exports" for "require"/"node"/"default"); import finds packages in
+//   node_modules too ("exports" for "import"/"node"/"default", else "main"), but not
+//   directories by path (Node's ERR_UNSUPPORTED_DIR_IMPORT).
 // - "use strip": its functions show in stack traces as "(native)", where Node shows
 //   its internal node:fs frames, so a script's stack does not change with this file.
 
@@ -861,9 +863,17 @@
     return undefined;
   }
 
-  // A package's entry for `subpath` ("." or "./x") from its "exports" (a string, or
-  // conditions "require", "node", "default", "import" in that order), else undefined.
-  function packageExport(exportsField, subpath) {
+  // The conditions of a package's "exports" that require() and import match (a key
+  // matches when it is one of them, in the order the package lists its keys);
+  // require() takes the "import" entry when nothing else matched (require of an ES
+  // module gives its namespace).
+  const requireConditions = ['require', 'node', 'default'];
+  const importConditions = ['import', 'node', 'default'];
+
+  // A package's entry for `subpath` ("." or "./x") from its "exports" (a string, an
+  // array, or conditions), for require() (conditions requireConditions) or import
+  // (importConditions), else undefined.
+  function packageExport(exportsField, subpath, conditions) {
     let target = exportsField;
     if (target !== null && typeof target === 'object' && !isArray(target)) {
       const keys = objectKeys(target);
@@ -877,15 +887,47 @@
         target = target[0];
         continue;
       }
-      const conditions = ['require', 'node', 'default', 'import'];
+      const keys = objectKeys(target);
       let next;
-      for (let i = 0; i < conditions.length && next === undefined; i++) {
-        next = target[conditions[i]];
+      for (let i = 0; i < keys.length && next === undefined; i++) {
+        if (arrayIncludes(conditions, keys[i])) next = target[keys[i]];
       }
+      if (next === undefined && conditions === requireConditions) next = target.import;
       target = next;
     }
     return typeof target === 'string' ? target : undefined;
   }
+
+  // The file of the package `request` names ("name", "@scope/name", "name/sub"), looked
+  // up in the node_modules directories dirs, for require() or import (conditions);
+  // undefined when none has it.
+  function findPackage(request, dirs, conditions) {
+    const slash = stringIndexOf(request, '/', request[0] === '@' ?
+      stringIndexOf(request, '/') + 1 : 0);
+    const name = slash < 0 ? request : stringSlice(request, 0, slash);
+    const subpath = slash < 0 ? '.' : `.${stringSlice(request, slash)}`;
+    for (let i = 0; i < dirs.length; i++) {
+      const pkgDir = `${dirs[i]}/${name}`;
+      const pkg = readPackage(pkgDir);
+      if (pkg !== undefined && pkg !== null && pkg.exports !== undefined) {
+        const target = packageExport(pkg.exports, subpath, conditions);
+        if (target !== undefined) {
+          const found = tryFile(joinPath(pkgDir, target));
+          if (found) return found;
+        }
+        continue;
+      }
+      const base = `${dirs[i]}/${request}`;
+      const found = tryFile(base) || tryDirectory(base);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  // The file a bare specifier imported from the directory dir names (the ES module
+  // loader's, guest/fs.c), or undefined.
+  const resolvePackage = (specifier, dir) =>
+    findPackage(specifier, nodeModulePaths(dir), importConditions);
 
   function readPackage(dir) {
     const file = `${dir}/package.json`;
@@ -917,26 +959,9 @@
       const found = (stringEndsWith(request, '/') ? undefined : tryFile(base)) || tryDirectory(base);
       if (found) return found;
     } else {
-      const slash = stringIndexOf(request, '/', request[0] === '@' ?
-        stringIndexOf(request, '/') + 1 : 0);
-      const name = slash < 0 ? request : stringSlice(request, 0, slash);
-      const subpath = slash < 0 ? '.' : `.${stringSlice(request, slash)}`;
       const dirs = parent === undefined ? nodeModulePaths(fromDir) : parent.paths;
-      for (let i = 0; i < dirs.length; i++) {
-        const pkgDir = `${dirs[i]}/${name}`;
-        const pkg = readPackage(pkgDir);
-        if (pkg !== undefined && pkg !== null && pkg.exports !== undefined) {
-          const target = packageExport(pkg.exports, subpath);
-          if (target !== undefined) {
-            const found = tryFile(joinPath(pkgDir, target));
-            if (found) return found;
-          }
-          continue;
-        }
-        const base = `${dirs[i]}/${request}`;
-        const found = tryFile(base) || tryDirectory(base);
-        if (found) return found;
-      }
+      const found = findPackage(request, dirs, requireConditions);
+      if (found) return found;
     }
     const stack = [];
     for (let m = parent; m !== undefined; m = m.parent) arrayPush(stack, `- ${m.filename}`);
@@ -1093,10 +1118,7 @@
       return nodeError(ErrorCtor, 'ERR_UNKNOWN_BUILTIN_MODULE',
         `No such built-in module: ${specifier}${from} (${builtinNote})`);
     }
-    return nodeError(ErrorCtor, 'ERR_MODULE_NOT_FOUND',
-      `Cannot find package '${specifier}'${from}: import finds packages only by path in ` +
-      'the sandbox (as `await import(\'./node_modules/x/index.js\')`); require() looks in ' +
-      'node_modules');
+    return nodeError(ErrorCtor, 'ERR_MODULE_NOT_FOUND', `Cannot find package '${specifier}'${from}`);
   }
 
   // Fills import.meta of the module read from the file `name`: url, filename, dirname.
@@ -1114,5 +1136,5 @@
   }
 
   // The completion value of this script, for guest/fs.c.
-  return freeze({ fs, moduleError, importMeta, builtins, loadCommonJS });
+  return freeze({ fs, moduleError, importMeta, builtins, loadCommonJS, resolvePackage });
 })();

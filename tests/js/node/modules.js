@@ -1,6 +1,7 @@
 // The module system over the sandbox's files: static import and export in .mjs files,
 // modules imported by relative path, require() of CommonJS and JSON files, packages in
-// node_modules, and the built-in modules under both names.
+// node_modules (require and import, with "exports" conditions), and the built-in
+// modules under both names.
 const fs = require('node:fs');
 const write = (file, text) => {
   fs.mkdirSync(file.slice(0, file.lastIndexOf('/')), { recursive: true });
@@ -59,6 +60,12 @@ write('mods/node_modules/expkg/sub.js', 'module.exports = "expkg sub";');
 write('mods/usepkg.js', `
   module.exports = [require('pkg')(), require('expkg'), require('expkg/sub')];
 `);
+write('mods/usepkg.mjs', `
+  import a from 'pkg';
+  import b from 'expkg';
+  import c from 'expkg/sub';
+  export default [a(), b, c];
+`);
 write('mods/cycle/a.js', `
   exports.early = 'a early';
   const b = require('./b.js');
@@ -79,7 +86,7 @@ write('mods/bad.json', '{ nope');
   const cjs = require('./mods/cjs');
   console.log(cjs, require('./mods/cjs/index.js') === cjs, require('./mods/cjs/helper').count);
   console.log(require('./mods/cjs/config.json'), require('./mods/cjs/config') === require('./mods/cjs/config.json'));
-  console.log(require('./mods/usepkg.js'));
+  console.log(require('./mods/usepkg.js'), (await import('./mods/usepkg.mjs')).default);
   console.log(require('./mods/cycle/a.js'));
   const cjsNs = await import('./mods/cjs/helper.js');
   console.log(typeof cjsNs.default.sum, typeof cjsNs.sum, cjsNs.default === require('./mods/cjs/helper'));
@@ -97,10 +104,12 @@ write('mods/bad.json', '{ nope');
       console.log(e.code, e.message.split('\n')[0]);
     }
   }
-  try {
-    await import('./mods/missing.mjs');
-  } catch (e) {
-    console.log(e.code);
+  for (const id of ['./mods/missing.mjs', 'no-such-package']) {
+    try {
+      await import(id);
+    } catch (e) {
+      console.log(e.code, e.message.split(' imported from')[0].replace(/'.*\/mods\//, "'mods/"));
+    }
   }
   const names = ['assert', 'assert/strict', 'buffer', 'events', 'fs', 'fs/promises', 'path',
     'path/posix', 'querystring', 'string_decoder', 'url', 'util', 'util/types', 'timers',
