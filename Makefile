@@ -13,10 +13,11 @@ WASM_CC    ?= clang-14
 WASM2C     ?= wasm2c
 CLANG_RES  := $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
 # The guest's JS runtime, evaluated in this order when the image is made: the
-# built-ins the engine lacks, the console, web APIs, Buffer, files (fs, modules), tools,
-# Intl.
+# built-ins the engine lacks, the console, web APIs, Buffer, process and the Node
+# modules, files (fs, modules), tools, Intl.
 GUEST_JS   := $(wildcard guest/builtins.js) guest/runtime.js $(wildcard guest/web.js) \
-	$(wildcard guest/buffer.js) $(wildcard guest/fs.js) guest/tools.js $(wildcard guest/intl.js)
+	$(wildcard guest/buffer.js) guest/node.js $(wildcard guest/fs.js) guest/tools.js \
+	$(wildcard guest/intl.js)
 
 # The guest sees wasi-libc's headers only: -nostdinc keeps glibc's /usr/include out.
 GUEST_CFLAGS := --target=wasm32-wasi --sysroot=/usr -nostdinc \
@@ -31,7 +32,7 @@ GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
 QJS_SRCS   := quickjs libregexp libunicode cutils libbf
 # The guest's own C (guest/): its exports, the event loop, the natives of the JS
 # files, and the bridge to the shell.
-GUEST_SRCS := main loop tools web fs bridge
+GUEST_SRCS := main loop tools web fs node bridge
 # The shell (guest/shell/): the interpreter and its applets, in the same guest.
 SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
 

@@ -588,7 +588,12 @@ static int session_restore(capsa_engine *engine, const run_opts *o, const cli_to
  * Returns 0, or -1 after saying what failed. */
 static int give_args(capsa_sandbox *sb, const run_opts *o)
 {
-    (void)sb; (void)o;
+    if ((o->n_args && capsa_set_args(sb, (size_t)o->n_args, (const char *const *)o->args) !=
+                          CAPSA_OK) ||
+        (o->env.n && capsa_set_env(sb, o->env.n, (const char *const *)o->env.vars) != CAPSA_OK)) {
+        cli_error("%s", capsa_errmsg(sb));
+        return -1;
+    }
     return 0;
 }
 

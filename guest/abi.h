@@ -81,6 +81,9 @@ enum {
     CAPSA_RESULT_ERROR_MESSAGE = 3, /* its message */
     CAPSA_RESULT_ERROR_STACK = 4,   /* its stack frames, one "    at ..." line each */
     CAPSA_RESULT_ERROR_CODE = 5,    /* its string `code` ("ENOENT", "permission_denied") */
+    CAPSA_RESULT_EXIT_CODE = 6,     /* the run's exit code, 0-255 in decimal: what the
+                                       script gave process.exit() or set as
+                                       process.exitCode (not reported otherwise) */
 };
 
 typedef struct capsa_tool_info {
@@ -123,6 +126,9 @@ CAPSA_IMPORT("tool_wait") int32_t capsa_host_tool_wait(uint64_t wake_ns);
  * The guest reaches files, clocks and random bytes only through these
  * wasi_snapshot_preview1 functions; each fd and path is checked on the host.
  *
+ *   the script's arguments and environment (process.argv and process.env, as
+ *     the host gave them; nothing of the host's own): args_sizes_get, args_get,
+ *     environ_sizes_get, environ_get
  *   clocks and randomness: clock_time_get, poll_oneoff (sleeping until a
  *     timer), random_get
  *   file descriptors: fd_close, fd_fdstat_get, fd_fdstat_set_flags,

@@ -112,6 +112,11 @@ static int await_for(sh_proc *p, uint32_t mark, JSValue promise, JSValue *value)
         *value = v;
         return 0;
     }
+    if (r == -3) {
+        /* process.exit(): the command's status is its code */
+        JS_FreeValue(ctx, v);
+        return 1;
+    }
     if (r == 1)
         print_error(p, v);
     else if (r == -2)
@@ -161,7 +166,8 @@ static int cmd_js(sh_proc *p, int argc, char **argv)
     int status = 0;
     if (JS_IsException(r)) {
         JSValue err = JS_GetException(ctx);
-        print_error(p, err);
+        if (!capsa_loop_exited())
+            print_error(p, err);
         JS_FreeValue(ctx, err);
         status = 1;
     } else if (print) {
@@ -186,6 +192,20 @@ static int cmd_js(sh_proc *p, int argc, char **argv)
         status = await_for(p, mark, r, &v);
         if (status == 0)
             JS_FreeValue(ctx, v);
+    }
+    if (capsa_loop_exited()) {
+        /* process.exit(code) ends the command, not the shell: what its
+           JavaScript left is dropped, and its status is the code. */
+        int code = capsa_loop_exit_code();
+        capsa_loop_cancel();
+        capsa_loop_end_exit();
+        status = code < 0 ? 0 : code;
+    } else if (capsa_loop_exit_code() >= 0) {
+        /* process.exitCode: the status of a command that did not fail; it
+           lasts for this command only */
+        if (status == 0)
+            status = capsa_loop_exit_code();
+        capsa_loop_end_exit();
     }
     redirect(so, se, NULL, NULL);
     return status;

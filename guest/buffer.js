@@ -1,7 +1,7 @@
 // capsa guest runtime: Node's Buffer (the global, require('buffer') and the 'buffer'
 // module) and the string encodings that fs.js shares. Evaluated once per context as a
 // global script, after web.js; its completion value { Buffer, module, toBuffer, encode,
-// decode } is for fs.js. UTF-8 and base64 go through web.js's TextEncoder, TextDecoder,
+// decode, outOfRange } is for node.js and fs.js. UTF-8 and base64 go through web.js's TextEncoder, TextDecoder,
 // atob and btoa, captured before any script runs.
 //
 // Behaviour follows Node.js v20 (methods, messages, error codes, inspect output). Where it
@@ -1349,5 +1349,5 @@
   }
 
   // The completion value of this script, for fs.js (through guest/main.c).
-  return freeze({ Buffer, module: bufferModule, toBuffer, encode, decode });
+  return freeze({ Buffer, module: bufferModule, toBuffer, encode, decode, outOfRange });
 })();

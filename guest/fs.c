@@ -1,7 +1,9 @@
-/* Natives of fs.js and the ES module loader: whole-file reads and writes,
+/* Natives of fs.js and the module loader: whole-file reads and writes,
  * directories, links and stats through wasi-libc (the host's VFS behind WASI),
- * and modules read from that filesystem. fs.js gets the natives on a host
- * object it captures and deletes, and builds Node's fs API over them. */
+ * and modules read from that filesystem (ES modules, CommonJS and JSON files,
+ * and the built-in modules fs.js gives). fs.js gets the natives on a host
+ * object it captures and deletes, and builds Node's fs API and require() over
+ * them. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,12 +36,14 @@ enum { PHASE_FIRST = 0, PHASE_SECOND = 1, PHASE_FSTAT = 2 };
 /* Flags of __capsaFs.write. */
 enum { WRITE_APPEND = 1, WRITE_EXCL = 2 };
 
-/* What fs.js gives the module loader: the fs object (exported by 'fs', its
- * `promises` by 'fs/promises'), the object exported by 'buffer',
- * moduleError(kind, specifier, importer, rc) that makes the errors of failed
- * imports, and importMeta(meta, name) that fills import.meta. Kept for the life
- * of the context, so in the image. */
-static JSValue fs_api, buffer_module, fs_module_error, fs_import_meta;
+/* What fs.js gives the module loader: the built-in modules by name (without
+ * "node:"), moduleError(kind, specifier, importer, rc) that makes the errors of
+ * failed imports, importMeta(meta, name) that fills import.meta, and
+ * loadCommonJS(filename, fn) that runs a CommonJS module (or reads a JSON file)
+ * once and gives its module.exports, and resolvePackage(specifier, dir) that
+ * finds a package's file in node_modules. Kept for the life of the context, so
+ * in the image. */
+static JSValue fs_builtins, fs_module_error, fs_import_meta, fs_load_commonjs, fs_resolve_package;
 /* Names of the modules read from the filesystem (an object used as a set): an
  * import from one of them is relative to its directory, any other (the run's
  * script, eval code) to FS_CWD. */
@@ -47,6 +51,9 @@ static JSValue module_names;
 /* The module that asked for the one being loaded (QuickJS calls the normalizer
  * just before the loader), for "imported from" in errors; NULL for a script. */
 static char *importer;
+/* Calls of the normalizer: a module whose compilation called it was parsed (its
+ * imports were being resolved when it failed). */
+static uint32_t normalize_calls;
 
 
 /* What a native returns for errno `err` in `phase` (see FS_PHASE). */
@@ -677,40 +684,29 @@ static JSValue js_fs_describe(JSContext *c, JSValueConst this_val, int argc, JSV
     return a;
 }
 
-static const JSCFunctionListEntry fs_funcs[] = {
-    JS_CFUNC_DEF("read", 1, js_fs_read),
-    JS_CFUNC_DEF("write", 3, js_fs_write),
-    JS_CFUNC_DEF("stat", 2, js_fs_stat),
-    JS_CFUNC_DEF("readdir", 1, js_fs_readdir),
-    JS_CFUNC_DEF("mkdir", 1, js_fs_mkdir),
-    JS_CFUNC_DEF("rmdir", 1, js_fs_rmdir),
-    JS_CFUNC_DEF("unlink", 1, js_fs_unlink),
-    JS_CFUNC_DEF("rename", 2, js_fs_rename),
-    JS_CFUNC_DEF("symlink", 2, js_fs_symlink),
-    JS_CFUNC_DEF("readlink", 1, js_fs_readlink),
-    JS_CFUNC_DEF("truncate", 2, js_fs_truncate),
-    JS_CFUNC_DEF("utimes", 3, js_fs_utimes),
-    JS_CFUNC_DEF("resolve", 1, js_fs_resolve),
-    JS_CFUNC_DEF("describe", 1, js_fs_describe),
-};
-
-void capsa_fs_add_natives(JSContext *c, JSValueConst obj)
-{
-    JS_SetPropertyFunctionList(c, obj, fs_funcs, sizeof(fs_funcs) / sizeof(fs_funcs[0]));
-}
-
 /* ---- modules ------------------------------------------------------------------- */
 
-/* The name of the synthetic module a specifier names, or NULL. */
-static const char *builtin_module(const char *name)
+/* The name of the synthetic module of the built-in module a specifier names
+ * ("fs" or "node:fs" give "node:fs"): 1 with *out js_malloc'd (the caller
+ * js_frees it), 0 when it names none, -1 out of memory (exception pending). */
+static int builtin_module(JSContext *c, const char *name, char **out)
 {
-    if (!strcmp(name, "fs") || !strcmp(name, "node:fs"))
-        return "node:fs";
-    if (!strcmp(name, "fs/promises") || !strcmp(name, "node:fs/promises"))
-        return "node:fs/promises";
-    if (!strcmp(name, "buffer") || !strcmp(name, "node:buffer"))
-        return "node:buffer";
-    return NULL;
+    const char *bare = strncmp(name, "node:", 5) == 0 ? name + 5 : name;
+    JSValue v = JS_GetPropertyStr(c, fs_builtins, bare);
+    if (JS_IsException(v))
+        return -1;
+    int found = !JS_IsUndefined(v);
+    JS_FreeValue(c, v);
+    if (!found)
+        return 0;
+    size_t len = strlen(bare);
+    char *r = js_malloc(c, len + 6);
+    if (!r)
+        return -1;
+    memcpy(r, "node:", 5);
+    memcpy(r + 5, bare, len + 1);
+    *out = r;
+    return 1;
 }
 
 static int is_fs_module(JSContext *c, const char *name)
@@ -721,8 +717,14 @@ static int is_fs_module(JSContext *c, const char *name)
     return r > 0;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
 /* Throws the error fs.js's moduleError makes: kind is "module" (not found),
- * "package" (a bare specifier), "builtin" (node:x other than fs and buffer),
+ * "package" (a bare specifier), "builtin" (node:x other than the built-in ones),
  * "directory", or "fs" (another error reading it, rc as a native returns it). */
 static void throw_module_error(JSContext *c, const char *kind, const char *specifier, int rc)
 {
@@ -736,18 +738,46 @@ static void throw_module_error(JSContext *c, const char *kind, const char *speci
         JS_Throw(c, err);
 }
 
+/* The file of the package `name` imported from the directory dir, found in the
+ * node_modules directories as Node finds it (fs.js's resolvePackage): a
+ * js_malloc'd path, or NULL with an exception pending (the package's error when
+ * there is none). */
+static char *resolve_package(JSContext *c, const char *dir, const char *name)
+{
+    JSValue args[2] = { JS_NewString(c, name), JS_NewString(c, dir) };
+    JSValue r = JS_Call(c, fs_resolve_package, JS_UNDEFINED, 2, (JSValueConst *)args);
+    JS_FreeValue(c, args[0]);
+    JS_FreeValue(c, args[1]);
+    if (JS_IsException(r))
+        return NULL;
+    if (!JS_IsString(r)) {
+        JS_FreeValue(c, r);
+        throw_module_error(c, "package", name, 0);
+        return NULL;
+    }
+    const char *path = JS_ToCString(c, r);
+    JS_FreeValue(c, r);
+    if (!path)
+        return NULL;
+    char *copy = js_strdup(c, path);
+    JS_FreeCString(c, path);
+    return copy;
+}
+
 /* QuickJS's normalizer: the module name a specifier in module `base` names.
- * "fs" and "node:fs" name the synthetic "node:fs" (likewise "fs/promises" and
- * "buffer"); paths (absolute, "./", "../", file:///) resolve against the directory of
- * base when base is a module read from the filesystem, else against FS_CWD;
- * anything else (a package) is an error. Returns a js_malloc'd name, or NULL
- * with an exception pending. */
+ * Built-in modules ("fs", "node:fs") name their synthetic "node:" module; paths
+ * (absolute, "./", "../", file:///) resolve against the directory of base when
+ * base is a module read from the filesystem, else against FS_CWD; anything else
+ * is a package in node_modules (resolve_package). Returns a js_malloc'd name, or
+ * NULL with an exception pending. */
 static char *module_normalize(JSContext *c, const char *base, const char *name, void *opaque)
 {
     (void)opaque;
-    const char *builtin = builtin_module(name);
-    if (builtin)
-        return js_strdup(c, builtin);
+    normalize_calls++;
+    char *builtin = NULL;
+    int b = builtin_module(c, name, &builtin);
+    if (b != 0)
+        return builtin;
     int from_module = is_fs_module(c, base);
     js_free(c, importer);
     importer = from_module ? js_strdup(c, base) : NULL;
@@ -756,45 +786,55 @@ static char *module_normalize(JSContext *c, const char *base, const char *name, 
     size_t len = strlen(name);
     int is_path = name[0] == '/' || !strcmp(name, ".") || !strcmp(name, "..") ||
                   !strncmp(name, "./", 2) || !strncmp(name, "../", 3);
-    if (!is_path) {
-        throw_module_error(c, strncmp(name, "node:", 5) ? "package" : "builtin", name, 0);
+    if (!is_path && !strncmp(name, "node:", 5)) {
+        throw_module_error(c, "builtin", name, 0);
         return NULL;
     }
-    if (!from_module)
-        return resolve_path(c, FS_CWD, name, len, 1);
-    const char *slash = strrchr(base, '/');
-    size_t dlen = slash && slash != base ? (size_t)(slash - base) : 1;
-    char *dir = js_malloc(c, dlen + 1);
+    char *dir;
+    if (!from_module) {
+        dir = js_strdup(c, FS_CWD);
+    } else {
+        const char *slash = strrchr(base, '/');
+        size_t dlen = slash && slash != base ? (size_t)(slash - base) : 1;
+        dir = js_malloc(c, dlen + 1);
+        if (dir) {
+            memcpy(dir, base, dlen);
+            dir[dlen] = '\0';
+        }
+    }
     if (!dir)
         return NULL;
-    memcpy(dir, base, dlen);
-    dir[dlen] = '\0';
-    char *r = resolve_path(c, dir, name, len, 1);
+    char *r = is_path ? resolve_path(c, dir, name, len, 1) : resolve_package(c, dir, name);
     js_free(c, dir);
     return r;
 }
 
-/* The object a synthetic module exports: fs, fs.promises, or buffer's. */
-static JSValue builtin_exports(JSContext *c, const char *name)
+/* The object a synthetic module exports: a built-in module's ("node:x"), or
+ * the module.exports of a CommonJS file (loaded already, so fs.js gives its
+ * cached exports). */
+static JSValue synthetic_exports(JSContext *c, const char *name)
 {
-    if (!strcmp(name, "node:fs"))
-        return JS_DupValue(c, fs_api);
-    if (!strcmp(name, "node:buffer"))
-        return JS_DupValue(c, buffer_module);
-    return JS_GetPropertyStr(c, fs_api, "promises");
+    if (!strncmp(name, "node:", 5))
+        return JS_GetPropertyStr(c, fs_builtins, name + 5);
+    JSValue args[2] = { JS_NewString(c, name), JS_UNDEFINED };
+    JSValue r = JS_Call(c, fs_load_commonjs, JS_UNDEFINED, 2, (JSValueConst *)args);
+    JS_FreeValue(c, args[0]);
+    return r;
 }
 
 /* Declares (m, not yet evaluated) or sets (evaluating) the exports of a
  * synthetic module: `default` is the object, and each of its enumerable own
- * properties is a named export. Returns 0 or -1 (exception pending). */
-static int builtin_exports_do(JSContext *c, JSModuleDef *m, const char *name, int set)
+ * properties is a named export (none when it is not an object). Returns 0 or -1
+ * (exception pending). */
+static int synthetic_exports_do(JSContext *c, JSModuleDef *m, const char *name, int set)
 {
-    JSValue obj = builtin_exports(c, name);
+    JSValue obj = synthetic_exports(c, name);
     if (JS_IsException(obj))
         return -1;
-    JSPropertyEnum *tab;
-    uint32_t n;
-    if (JS_GetOwnPropertyNames(c, &tab, &n, obj, JS_GPN_STRING_MASK | JS_GPN_ENUM_ONLY) < 0) {
+    JSPropertyEnum *tab = NULL;
+    uint32_t n = 0;
+    if (JS_IsObject(obj) &&
+        JS_GetOwnPropertyNames(c, &tab, &n, obj, JS_GPN_STRING_MASK | JS_GPN_ENUM_ONLY) < 0) {
         JS_FreeValue(c, obj);
         return -1;
     }
@@ -816,51 +856,83 @@ static int builtin_exports_do(JSContext *c, JSModuleDef *m, const char *name, in
     return r < 0 ? -1 : 0;
 }
 
-static int builtin_module_init(JSContext *c, JSModuleDef *m)
+static int synthetic_module_init(JSContext *c, JSModuleDef *m)
 {
     JSAtom atom = JS_GetModuleName(c, m);
     const char *name = JS_AtomToCString(c, atom);
     JS_FreeAtom(c, atom);
     if (!name)
         return -1;
-    int r = builtin_exports_do(c, m, name, 1);
+    int r = synthetic_exports_do(c, m, name, 1);
     JS_FreeCString(c, name);
     return r;
 }
 
-/* QuickJS's loader: the module named `name` (as module_normalize made it),
- * synthetic or compiled from the file of that path. Returns NULL with an
- * exception pending when it cannot be read or compiled. */
-static JSModuleDef *module_load(JSContext *c, const char *name, void *opaque)
+/* A synthetic module named name, its exports declared. NULL with an exception
+ * pending. */
+static JSModuleDef *synthetic_module(JSContext *c, const char *name)
 {
-    (void)opaque;
-    if (builtin_module(name)) {
-        JSModuleDef *m = JS_NewCModule(c, name, builtin_module_init);
-        if (!m || builtin_exports_do(c, m, name, 0) < 0)
-            return NULL;
-        return m;
-    }
-    uint8_t *src;
-    size_t len;
-    int r = read_file(c, name, &src, &len);
-    if (r < 0)
+    JSModuleDef *m = JS_NewCModule(c, name, synthetic_module_init);
+    if (!m || synthetic_exports_do(c, m, name, 0) < 0)
         return NULL;
-    if (r > 0) {
-        int err = r % FS_PHASE;
-        throw_module_error(c, err == ENOENT || err == ENOTDIR ? "module"
-                              : err == EISDIR ? "directory" : "fs",
-                           name, -r);
+    return m;
+}
+
+/* The module of the CommonJS file (or JSON file) `name`, fn its compiled wrapper
+ * (taken; JS_UNDEFINED: fs.js reads and compiles it): it runs now, once, and
+ * its module.exports becomes the module's exports. */
+static JSModuleDef *commonjs_module(JSContext *c, const char *name, JSValue fn)
+{
+    JSValue args[2] = { JS_NewString(c, name), fn };
+    JSValue exports = JS_Call(c, fs_load_commonjs, JS_UNDEFINED, 2, (JSValueConst *)args);
+    JS_FreeValue(c, args[0]);
+    JS_FreeValue(c, args[1]);
+    if (JS_IsException(exports))
         return NULL;
-    }
+    JS_FreeValue(c, exports);
+    return synthetic_module(c, name);
+}
+
+/* Compiles src[0..len) (src[len] must be NUL) as the body of a CommonJS
+ * module's wrapper function, on the line numbers of the file (a "#!" first line
+ * becomes a comment): the function, or JS_EXCEPTION. */
+static JSValue compile_commonjs(JSContext *c, const char *src, size_t len, const char *filename)
+{
+    static const char head[] = "(function (exports, require, module, __filename, __dirname) { ";
+    static const char tail[] = "\n})";
+    size_t hlen = sizeof(head) - 1, tlen = sizeof(tail) - 1;
+    if (len > SIZE_MAX - hlen - tlen - 1)
+        return JS_ThrowRangeError(c, "the module is too large");
+    char *buf = js_malloc(c, hlen + len + tlen + 1);
+    if (!buf)
+        return JS_EXCEPTION;
+    memcpy(buf, head, hlen);
+    memcpy(buf + hlen, src, len);
+    if (len >= 2 && src[0] == '#' && src[1] == '!')
+        buf[hlen] = buf[hlen + 1] = '/';
+    memcpy(buf + hlen + len, tail, tlen + 1);
+    JSValue fn = JS_Eval(c, buf, hlen + len + tlen, filename, JS_EVAL_TYPE_GLOBAL);
+    js_free(c, buf);
+    return fn;
+}
+
+/* Compiles the ES module src[0..len) named name (its imports are loaded, and its
+ * import.meta filled); flags adds JS_EVAL_FLAG_ASYNC for the run's main module.
+ * *parsed says whether it parsed (its imports were resolved), also when this
+ * fails. NULL with an exception pending. */
+static JSModuleDef *compile_module(JSContext *c, const char *src, size_t len, const char *name,
+                                   int flags, int *parsed)
+{
     /* Compiling resolves (and so loads) the module's own imports, which are
        relative to it: it must be known as a module read from a file first. */
     if (JS_SetPropertyStr(c, module_names, name, JS_TRUE) < 0) {
-        js_free(c, src);
+        *parsed = 0;
         return NULL;
     }
-    JSValue fn = JS_Eval(c, (const char *)src, len, name,
-                         JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
-    js_free(c, src);
+    uint32_t calls = normalize_calls;
+    JSValue fn = JS_Eval(c, src, len, name,
+                         JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY | flags);
+    *parsed = !JS_IsException(fn) || normalize_calls != calls;
     if (JS_IsException(fn))
         return NULL;
     JSModuleDef *m = JS_VALUE_GET_PTR(fn);
@@ -878,6 +950,151 @@ static JSModuleDef *module_load(JSContext *c, const char *name, void *opaque)
     return m;
 }
 
+/* Whether the pending exception's property prop (a string) passes test; the
+ * exception stays pending. */
+static int pending_error_test(JSContext *c, const char *prop, int (*test)(const char *))
+{
+    JSValue err = JS_GetException(c);
+    JSValue v = JS_GetPropertyStr(c, err, prop);
+    const char *str = JS_IsString(v) ? JS_ToCString(c, v) : NULL;
+    int r = str && test(str);
+    JS_FreeCString(c, str);
+    JS_FreeValue(c, v);
+    JS_Throw(c, err);
+    return r;
+}
+
+/* A SyntaxError's name; the CommonJS compiler's message when it stopped at ES
+ * module syntax (import or export). */
+static int is_syntax_error(const char *name)
+{
+    return !strcmp(name, "SyntaxError");
+}
+
+static int names_module_syntax(const char *message)
+{
+    return strstr(message, "import") || strstr(message, "export");
+}
+
+/* A file that is neither ".mjs" nor ".cjs" nor ".json": CommonJS when it
+ * compiles as a CommonJS wrapper, else an ES module when it parses as one (the
+ * error is then the module's), else the CommonJS compiler's SyntaxError, or the
+ * module's when that one stopped at import or export (the file is meant as a
+ * module). */
+static JSModuleDef *load_js(JSContext *c, const char *name, const char *src, size_t len)
+{
+    JSValue fn = compile_commonjs(c, src, len, name);
+    if (!JS_IsException(fn))
+        return commonjs_module(c, name, fn);
+    if (!pending_error_test(c, "name", is_syntax_error))
+        return NULL;
+    int module_syntax = pending_error_test(c, "message", names_module_syntax);
+    JSValue cjs_error = JS_GetException(c);
+    int parsed;
+    JSModuleDef *m = compile_module(c, src, len, name, 0, &parsed);
+    if (!m && !parsed && !module_syntax) {
+        JS_FreeValue(c, JS_GetException(c));
+        JS_Throw(c, cjs_error);
+        return NULL;
+    }
+    JS_FreeValue(c, cjs_error);
+    return m;
+}
+
+/* QuickJS's loader: the module named `name` (as module_normalize made it),
+ * synthetic (built-in, CommonJS, JSON) or compiled from the file of that path.
+ * Returns NULL with an exception pending when it cannot be read or compiled. */
+static JSModuleDef *module_load(JSContext *c, const char *name, void *opaque)
+{
+    (void)opaque;
+    if (!strncmp(name, "node:", 5))
+        return synthetic_module(c, name);
+    uint8_t *src;
+    size_t len;
+    int r = read_file(c, name, &src, &len);
+    if (r < 0)
+        return NULL;
+    if (r > 0) {
+        int err = r % FS_PHASE;
+        throw_module_error(c, err == ENOENT || err == ENOTDIR ? "module"
+                              : err == EISDIR ? "directory" : "fs",
+                           name, -r);
+        return NULL;
+    }
+    JSModuleDef *m;
+    int parsed;
+    if (ends_with(name, ".cjs") || ends_with(name, ".json"))
+        m = commonjs_module(c, name, JS_UNDEFINED);
+    else if (ends_with(name, ".mjs"))
+        m = compile_module(c, (const char *)src, len, name, 0, &parsed);
+    else
+        m = load_js(c, name, (const char *)src, len);
+    js_free(c, src);
+    return m;
+}
+
+JSValue capsa_fs_compile_main(JSContext *c, const char *code, size_t len, const char *name,
+                              int *parsed)
+{
+    JSModuleDef *m = compile_module(c, code, len, name, JS_EVAL_FLAG_ASYNC, parsed);
+    return m ? JS_DupValue(c, JS_MKPTR(JS_TAG_MODULE, m)) : JS_EXCEPTION;
+}
+
+/* __capsaFs.compileCommonJS(source, filename): the wrapper function of a
+ * CommonJS module's source; throws its SyntaxError. */
+static JSValue js_fs_compile_commonjs(JSContext *c, JSValueConst this_val, int argc,
+                                      JSValueConst *argv)
+{
+    (void)this_val;
+    if (argc < 2)
+        return JS_ThrowTypeError(c, "compileCommonJS(source, filename)");
+    size_t len;
+    const char *src = JS_ToCStringLen(c, &len, argv[0]);
+    const char *name = src ? JS_ToCString(c, argv[1]) : NULL;
+    JSValue fn = name ? compile_commonjs(c, src, len, name) : JS_EXCEPTION;
+    JS_FreeCString(c, src);
+    JS_FreeCString(c, name);
+    return fn;
+}
+
+/* __capsaFs.importModule(filename): the namespace of the ES module in the file
+ * (loaded and evaluated now, unless it was already), for require(). */
+static JSValue js_fs_import_module(JSContext *c, JSValueConst this_val, int argc,
+                                   JSValueConst *argv)
+{
+    (void)this_val;
+    const char *name = argc > 0 ? JS_ToCString(c, argv[0]) : NULL;
+    if (!name)
+        return JS_EXCEPTION;
+    JSModuleDef *m = JS_RunModule(c, "", name);
+    JS_FreeCString(c, name);
+    return m ? JS_GetModuleNamespace(c, m) : JS_EXCEPTION;
+}
+
+static const JSCFunctionListEntry fs_funcs[] = {
+    JS_CFUNC_DEF("read", 1, js_fs_read),
+    JS_CFUNC_DEF("write", 3, js_fs_write),
+    JS_CFUNC_DEF("stat", 2, js_fs_stat),
+    JS_CFUNC_DEF("readdir", 1, js_fs_readdir),
+    JS_CFUNC_DEF("mkdir", 1, js_fs_mkdir),
+    JS_CFUNC_DEF("rmdir", 1, js_fs_rmdir),
+    JS_CFUNC_DEF("unlink", 1, js_fs_unlink),
+    JS_CFUNC_DEF("rename", 2, js_fs_rename),
+    JS_CFUNC_DEF("symlink", 2, js_fs_symlink),
+    JS_CFUNC_DEF("readlink", 1, js_fs_readlink),
+    JS_CFUNC_DEF("truncate", 2, js_fs_truncate),
+    JS_CFUNC_DEF("utimes", 3, js_fs_utimes),
+    JS_CFUNC_DEF("resolve", 1, js_fs_resolve),
+    JS_CFUNC_DEF("describe", 1, js_fs_describe),
+    JS_CFUNC_DEF("compileCommonJS", 2, js_fs_compile_commonjs),
+    JS_CFUNC_DEF("importModule", 1, js_fs_import_module),
+};
+
+void capsa_fs_add_natives(JSContext *c, JSValueConst obj)
+{
+    JS_SetPropertyFunctionList(c, obj, fs_funcs, sizeof(fs_funcs) / sizeof(fs_funcs[0]));
+}
+
 int capsa_fs_init(JSContext *c, JSValueConst exports)
 {
     /* Relative paths given to wasi-libc itself (not through these natives)
@@ -886,14 +1103,16 @@ int capsa_fs_init(JSContext *c, JSValueConst exports)
        stays "/". */
     if (chdir(FS_CWD) != 0)
         errno = 0;
-    fs_api = JS_GetPropertyStr(c, exports, "fs");
-    buffer_module = JS_GetPropertyStr(c, exports, "buffer");
+    fs_builtins = JS_GetPropertyStr(c, exports, "builtins");
     fs_module_error = JS_GetPropertyStr(c, exports, "moduleError");
     fs_import_meta = JS_GetPropertyStr(c, exports, "importMeta");
+    fs_load_commonjs = JS_GetPropertyStr(c, exports, "loadCommonJS");
+    fs_resolve_package = JS_GetPropertyStr(c, exports, "resolvePackage");
     module_names = JS_NewObjectProto(c, JS_NULL);
-    if (JS_IsException(fs_api) || JS_IsException(buffer_module) ||
-        JS_IsException(fs_module_error) ||
-        JS_IsException(fs_import_meta) || JS_IsException(module_names))
+    if (JS_IsException(fs_builtins) || JS_IsException(fs_module_error) ||
+        JS_IsException(fs_import_meta) || JS_IsException(fs_load_commonjs) ||
+        JS_IsException(fs_resolve_package) ||
+        JS_IsException(module_names))
         return -1;
     JS_SetModuleLoaderFunc(JS_GetRuntime(c), module_normalize, module_load, NULL);
     return 0;

@@ -1,8 +1,9 @@
-// capsa guest runtime: Node's `fs` over the sandbox's filesystem, `require` for the
-// built-in modules, and the helpers of the ES module loader (guest/fs.c). Evaluated once
-// per context as a global script, after web.js and buffer.js; its completion value
-// { fs, moduleError, importMeta, buffer } is for fs.c. Nothing here reaches the host but
-// through the natives of __capsaFs (whole-file reads and writes, directories, links, stats).
+// capsa guest runtime: Node's `fs` over the sandbox's filesystem, the module system
+// (require() of the built-in modules and of CommonJS files, and the helpers of the ES
+// module loader in guest/fs.c). Evaluated once per context as a global script, after
+// node.js; its completion value { fs, moduleError, importMeta, builtins, loadCommonJS,
+// resolvePackage } is for fs.c. Nothing here reaches the host but through the natives of __capsaFs
+// (whole-file reads and writes, directories, links, stats, compiling modules).
 //
 // The filesystem: `/` read-only, `/workspace` read-write (the working directory),
 // `/tmp` read-write, `/tools` read-only, `/log` append-only (files there can be read and
@@ -24,8 +25,19 @@
 //   whatever the mount allows; uid and gid are 0; birthtime is ctime; a directory's size
 //   is its number of entries; blocks count 4 KiB blocks as ext4 allocates them.
 //   fs.access checks existence only, not the mode.
-// - ES modules are cached by path for the life of the sandbox, as in a Node process:
-//   importing a file again after changing it gives the module first loaded.
+// - Modules are cached by path for the life of the sandbox, as in a Node process:
+//   importing or requiring a file again after changing it gives the module first loaded.
+// - Modules: ".mjs" files are ES modules, ".cjs" files CommonJS, and a ".js" file is
+//   CommonJS unless it has ES module syntax (import, export, import.meta), as Node 22
+//   decides; no package.json "type" is read. require() of an ES module gives its
+//   namespace (Node 22's require(esm); Node 20 throws ERR_REQUIRE_ESM). A CommonJS
+//   module that an ES module imports runs when the importer is linked, before the
+//   importer's other imports run; its named exports are its module.exports' own
+//   enumerable keys at that moment. require() resolves files as Node does (".js",
+//   ".json", directories with package.json "main" or index.js, node_modules, a
+//   package's "exports" for "require"/"node"/"default"); import finds packages in
+//   node_modules too ("exports" for "import"/"node"/"default", else "main"), but not
+//   directories by path (Node's ERR_UNSUPPORTED_DIR_IMPORT).
 // - "use strip": its functions show in stack traces as "(native)", where Node shows
 //   its internal node:fs frames, so a script's stack does not change with this file.
 
@@ -48,6 +60,13 @@
   const { inspect } = host.runtime;
   // buffer.js's Buffer, its module, and the string encodings Buffer uses.
   const { module: bufferModule, toBuffer, encode, decode } = host.buffer;
+  // node.js's modules (path, util, events, ...), path and file URLs.
+  const {
+    modules: nodeModules, path: nodePath, fileURLToPath, pathToFileURL, scriptPath,
+  } = host.node;
+  const {
+    compileCommonJS: hostCompileCommonJS, importModule: hostImportModule,
+  } = host;
 
   // ---------------------------------------------------------------------------
   // Intrinsics, captured before user code can replace them
@@ -80,6 +99,13 @@
   const stringToLowerCase = uncurry(String.prototype.toLowerCase);
   const stringReplace = uncurry(String.prototype.replace);
   const stringStartsWith = uncurry(String.prototype.startsWith);
+  const stringEndsWith = uncurry(String.prototype.endsWith);
+  const stringIndexOf = uncurry(String.prototype.indexOf);
+  const stringCharCodeAt = uncurry(String.prototype.charCodeAt);
+  const arraySort = uncurry(Array.prototype.sort);
+  const isArray = Array.isArray;
+  const JSONParse = JSON.parse;
+  const SyntaxErrorCtor = SyntaxError;
   const arrayPush = uncurry(Array.prototype.push);
   const arrayPop = uncurry(Array.prototype.pop);
   const arrayJoin = uncurry(Array.prototype.join);
@@ -167,22 +193,6 @@
   // Arguments
   // ---------------------------------------------------------------------------
 
-  function fileURLToPath(url) {
-    if (url.protocol !== 'file:') {
-      throw nodeError(TypeErrorCtor, 'ERR_INVALID_URL_SCHEME', 'The URL must be of scheme file');
-    }
-    if (url.hostname !== '' && url.hostname !== 'localhost') {
-      throw nodeError(TypeErrorCtor, 'ERR_INVALID_FILE_URL_HOST',
-        'File URL host must be "localhost" or empty on linux');
-    }
-    const pathname = url.pathname;
-    if (stringIncludes(stringToLowerCase(pathname), '%2f')) {
-      throw nodeError(TypeErrorCtor, 'ERR_INVALID_FILE_URL_PATH',
-        'File URL path must not include encoded / characters');
-    }
-    return decodeURIComponentFn(pathname);
-  }
-
   // A path argument as a string: a string, the UTF-8 of a Uint8Array, or a file: URL.
   function toPath(value, name) {
     if (typeof value !== 'string') {
@@ -246,44 +256,9 @@
     return undefined;
   }
 
-  // ---------------------------------------------------------------------------
-  // POSIX path strings (path.normalize, path.join, path.dirname)
-  // ---------------------------------------------------------------------------
-
-  function normalizePath(p) {
-    if (p === '') return '.';
-    const absolute = p[0] === '/';
-    const trailing = p[p.length - 1] === '/';
-    const parts = stringSplit(p, '/');
-    const out = [];
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i];
-      if (part === '' || part === '.') continue;
-      if (part === '..') {
-        if (out.length && out[out.length - 1] !== '..') arrayPop(out);
-        else if (!absolute) arrayPush(out, '..');
-      } else {
-        arrayPush(out, part);
-      }
-    }
-    let s = arrayJoin(out, '/');
-    if (s === '' && !absolute) s = '.';
-    if (s !== '' && trailing) s += '/';
-    return absolute ? `/${s}` : s;
-  }
-
-  const joinPath = (a, b) => normalizePath(`${a}/${b}`);
-
-  function dirnamePath(p) {
-    let end = p.length;
-    while (end > 1 && p[end - 1] === '/') end--;
-    const slash = stringLastIndexOf(stringSlice(p, 0, end), '/');
-    if (slash < 0) return '.';
-    if (slash === 0) return '/';
-    let cut = slash;
-    while (cut > 1 && p[cut - 1] === '/') cut--;
-    return stringSlice(p, 0, cut);
-  }
+  // node.js's path (POSIX) and file URLs.
+  const joinPath = nodePath.join;
+  const dirnamePath = nodePath.dirname;
 
   // ---------------------------------------------------------------------------
   // Stats and Dirent
@@ -799,9 +774,19 @@
   fs.X_OK = 1;
 
   // ---------------------------------------------------------------------------
-  // Modules: require() and the errors and import.meta of the module loader
+  // Modules: the built-in ones, require() (CommonJS), and the errors and import.meta of
+  // the ES module loader (guest/fs.c)
   // ---------------------------------------------------------------------------
 
+  // The built-in modules by name (without "node:"): node.js's, and fs, fs/promises, buffer.
+  const builtins = { __proto__: null };
+  for (const name of objectKeys(nodeModules)) builtins[name] = nodeModules[name];
+  builtins.fs = fs;
+  builtins['fs/promises'] = promises;
+  builtins.buffer = bufferModule;
+  const builtinList = arrayJoin(arraySort(objectKeys(builtins)), ', ');
+
+  // Node's other built-in modules, which the sandbox does not have.
   const nodeBuiltins = ['assert', 'async_hooks', 'buffer', 'child_process', 'cluster',
     'console', 'crypto', 'dgram', 'diagnostics_channel', 'dns', 'events', 'http', 'http2',
     'https', 'inspector', 'module', 'net', 'os', 'path', 'perf_hooks', 'process',
@@ -813,27 +798,306 @@
     return arrayIncludes(nodeBuiltins, stringSplit(bare, '/')[0]);
   };
 
-  const builtIn = "only 'fs', 'fs/promises' and 'buffer' are built in";
+  // The built-in module a specifier names ("fs", "node:fs"), or undefined.
+  const builtinOf = (id) => builtins[stringStartsWith(id, 'node:') ? stringSlice(id, 5) : id];
 
-  function require(id) {
+  const builtinNote = `the sandbox's built-in modules are ${builtinList}`;
+  const notBuiltIn = (id) => `${id} is not available in the sandbox (${builtinNote})`;
+
+  const isRelative = (id) => id === '.' || id === '..' || stringStartsWith(id, './') ||
+    stringStartsWith(id, '../') || id[0] === '/';
+
+  // The loaded CommonJS modules (and JSON files) by file name: require.cache.
+  const requireCache = { __proto__: null };
+
+  class Module {
+    constructor(id, parent) {
+      this.id = id;
+      this.path = dirnamePath(id);
+      this.exports = {};
+      defineProperty(this, 'parent', {
+        value: parent, writable: true, enumerable: false, configurable: true,
+      });
+      this.filename = null;
+      this.loaded = false;
+      this.children = [];
+      this.paths = nodeModulePaths(this.path);
+    }
+
+    require(id) {
+      return requireFrom(this, id);
+    }
+  }
+
+  // The node_modules directories a bare specifier is looked up in from dir.
+  function nodeModulePaths(dir) {
+    const out = [];
+    for (let d = dir; ; d = dirnamePath(d)) {
+      if (stringSlice(d, -13) !== '/node_modules') {
+        arrayPush(out, d === '/' ? '/node_modules' : `${d}/node_modules`);
+      }
+      if (d === '/') return out;
+    }
+  }
+
+  const isFile = (p) => {
+    const s = hostStat(p, true);
+    return !failed(s) && s[0] === TYPE_FILE;
+  };
+
+  // The text of a file, without a byte order mark.
+  function readText(filename) {
+    const data = hostRead(filename);
+    if (failed(data)) throw uvError(data, 'open', filename);
+    const text = decodeUtf8(new Uint8ArrayCtor(data));
+    return stringCharCodeAt(text, 0) === 0xFEFF ? stringSlice(text, 1) : text;
+  }
+
+  const extensions = ['.js', '.json', '.node'];
+
+  function tryFile(base) {
+    if (isFile(base)) return base;
+    for (let i = 0; i < extensions.length; i++) {
+      if (isFile(base + extensions[i])) return base + extensions[i];
+    }
+    return undefined;
+  }
+
+  // The conditions of a package's "exports" that require() and import match (a key
+  // matches when it is one of them, in the order the package lists its keys);
+  // require() takes the "import" entry when nothing else matched (require of an ES
+  // module gives its namespace).
+  const requireConditions = ['require', 'node', 'default'];
+  const importConditions = ['import', 'node', 'default'];
+
+  // A package's entry for `subpath` ("." or "./x") from its "exports" (a string, an
+  // array, or conditions), for require() (conditions requireConditions) or import
+  // (importConditions), else undefined.
+  function packageExport(exportsField, subpath, conditions) {
+    let target = exportsField;
+    if (target !== null && typeof target === 'object' && !isArray(target)) {
+      const keys = objectKeys(target);
+      if (keys.length > 0 && keys[0][0] === '.') target = target[subpath];
+      else if (subpath !== '.') return undefined;
+    } else if (subpath !== '.') {
+      return undefined;
+    }
+    for (let depth = 0; target !== null && typeof target === 'object' && depth < 8; depth++) {
+      if (isArray(target)) {
+        target = target[0];
+        continue;
+      }
+      const keys = objectKeys(target);
+      let next;
+      for (let i = 0; i < keys.length && next === undefined; i++) {
+        if (arrayIncludes(conditions, keys[i])) next = target[keys[i]];
+      }
+      if (next === undefined && conditions === requireConditions) next = target.import;
+      target = next;
+    }
+    return typeof target === 'string' ? target : undefined;
+  }
+
+  // The file of the package `request` names ("name", "@scope/name", "name/sub"), looked
+  // up in the node_modules directories dirs, for require() or import (conditions);
+  // undefined when none has it.
+  function findPackage(request, dirs, conditions) {
+    const slash = stringIndexOf(request, '/', request[0] === '@' ?
+      stringIndexOf(request, '/') + 1 : 0);
+    const name = slash < 0 ? request : stringSlice(request, 0, slash);
+    const subpath = slash < 0 ? '.' : `.${stringSlice(request, slash)}`;
+    for (let i = 0; i < dirs.length; i++) {
+      const pkgDir = `${dirs[i]}/${name}`;
+      const pkg = readPackage(pkgDir);
+      if (pkg !== undefined && pkg !== null && pkg.exports !== undefined) {
+        const target = packageExport(pkg.exports, subpath, conditions);
+        if (target !== undefined) {
+          const found = tryFile(joinPath(pkgDir, target));
+          if (found) return found;
+        }
+        continue;
+      }
+      const base = `${dirs[i]}/${request}`;
+      const found = tryFile(base) || tryDirectory(base);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  // The file a bare specifier imported from the directory dir names (the ES module
+  // loader's, guest/fs.c), or undefined.
+  const resolvePackage = (specifier, dir) =>
+    findPackage(specifier, nodeModulePaths(dir), importConditions);
+
+  function readPackage(dir) {
+    const file = `${dir}/package.json`;
+    if (!isFile(file)) return undefined;
+    try {
+      return JSONParse(readText(file));
+    } catch (err) {
+      err.message = `Error parsing ${file}: ${err.message}`;
+      throw err;
+    }
+  }
+
+  function tryDirectory(dir) {
+    const pkg = readPackage(dir);
+    if (pkg !== undefined && pkg !== null && typeof pkg.main === 'string' && pkg.main) {
+      const main = joinPath(dir, pkg.main);
+      const found = tryFile(main) || tryFile(`${main}/index`);
+      if (found) return found;
+    }
+    return tryFile(`${dir}/index`);
+  }
+
+  // Node's resolution of a file or package required from the module `parent`
+  // (undefined: the run's script, in /workspace).
+  function resolveFilename(request, parent) {
+    const fromDir = parent === undefined ? nodePath.resolve('.') : parent.path;
+    if (isRelative(request)) {
+      const base = nodePath.resolve(fromDir, request);
+      const found = (stringEndsWith(request, '/') ? undefined : tryFile(base)) || tryDirectory(base);
+      if (found) return found;
+    } else {
+      const dirs = parent === undefined ? nodeModulePaths(fromDir) : parent.paths;
+      const found = findPackage(request, dirs, requireConditions);
+      if (found) return found;
+    }
+    const stack = [];
+    for (let m = parent; m !== undefined; m = m.parent) arrayPush(stack, `- ${m.filename}`);
+    if (parent === undefined || stack.length === 0) arrayPush(stack, `- ${scriptPath()}`);
+    const err = nodeError(ErrorCtor, 'MODULE_NOT_FOUND',
+      `Cannot find module '${request}'\nRequire stack:\n${arrayJoin(stack, '\n')}`);
+    err.requireStack = arraySlice(stack);
+    for (let i = 0; i < err.requireStack.length; i++) {
+      err.requireStack[i] = stringSlice(err.requireStack[i], 2);
+    }
+    if (!isRelative(request) && (isBuiltinName(request) || stringIncludes(request, ':'))) {
+      err.message = `Cannot find module '${request}': ${notBuiltIn(request)}`;
+    }
+    return err;
+  }
+
+  function validateId(id) {
     if (typeof id !== 'string') throw invalidArgType('id', 'of type string', id);
     if (id === '') throw invalidArgValue('id', id, 'must be a non-empty string');
-    switch (id) {
-      case 'fs': case 'node:fs': return fs;
-      case 'fs/promises': case 'node:fs/promises': return promises;
-      case 'buffer': case 'node:buffer': return bufferModule;
+  }
+
+  // require(id) from `parent` (undefined: the run's script).
+  function requireFrom(parent, id) {
+    validateId(id);
+    const builtin = builtinOf(id);
+    if (builtin !== undefined) return builtin;
+    if (stringStartsWith(id, 'node:')) {
+      throw nodeError(ErrorCtor, 'ERR_UNKNOWN_BUILTIN_MODULE',
+        `No such built-in module: ${id} (${builtinNote})`);
     }
-    let message;
-    if (id[0] === '.' || id[0] === '/' || stringStartsWith(id, 'file:')) {
-      message = `Cannot find module '${id}': require() cannot load files in the sandbox; ` +
-        `use \`await import('${id}')\` to load it as an ES module`;
-    } else if (isBuiltinName(id)) {
-      message = `Cannot find module '${id}': ${builtIn}to the sandbox`;
-    } else {
-      message = `Cannot find module '${id}': require() of packages is not available in ` +
-        `the sandbox (${builtIn}); for a file in /workspace use \`await import('./file.js')\``;
+    const filename = resolveFilename(id, parent);
+    if (typeof filename !== 'string') throw filename;
+    const cached = requireCache[filename];
+    if (cached !== undefined) {
+      if (parent !== undefined && !arrayIncludes(parent.children, cached)) {
+        arrayPush(parent.children, cached);
+      }
+      return cached.exports;
     }
-    throw nodeError(ErrorCtor, 'MODULE_NOT_FOUND', message);
+    return loadFile(filename, parent).exports;
+  }
+
+  // Loads the file `filename` as CommonJS (or JSON), or, when it is an ES module
+  // (".mjs", or ".js" with import or export), evaluates it and gives its namespace.
+  // fn is its wrapper function when guest/fs.c compiled it already.
+  function loadFile(filename, parent, fn) {
+    const module = new Module(filename, parent);
+    module.filename = filename;
+    if (stringEndsWith(filename, '.node')) {
+      throw nodeError(ErrorCtor, 'ERR_DLOPEN_FAILED',
+        `${filename}: native addons cannot be loaded in the sandbox`);
+    }
+    if (fn === undefined && stringEndsWith(filename, '.mjs')) {
+      module.exports = hostImportModule(filename);
+      module.loaded = true;
+      return module;
+    }
+    let source;
+    if (fn === undefined) {
+      source = readText(filename);
+      if (stringEndsWith(filename, '.json')) {
+        requireCache[filename] = module;
+        try {
+          module.exports = JSONParse(source);
+        } catch (err) {
+          delete requireCache[filename];
+          err.message = `${filename}: ${err.message}`;
+          throw err;
+        }
+        module.loaded = true;
+        if (parent !== undefined) arrayPush(parent.children, module);
+        return module;
+      }
+      try {
+        fn = hostCompileCommonJS(source, filename);
+      } catch (err) {
+        // An ES module (import, export, import.meta) is evaluated as one.
+        if (stringEndsWith(filename, '.cjs') || !(err instanceof SyntaxErrorCtor)) throw err;
+        module.exports = hostImportModule(filename);
+        module.loaded = true;
+        return module;
+      }
+    }
+    requireCache[filename] = module;
+    if (parent !== undefined) arrayPush(parent.children, module);
+    const require = makeRequire(module);
+    try {
+      reflectApply(fn, module.exports, [module.exports, require, module, filename,
+        module.path]);
+    } catch (err) {
+      delete requireCache[filename];
+      throw err;
+    }
+    module.loaded = true;
+    return module;
+  }
+
+  function makeRequire(module) {
+    const require = {
+      require(id) {
+        return requireFrom(module, id);
+      },
+    }.require;
+    require.resolve = {
+      resolve(request) {
+        validateId(request);
+        if (builtinOf(request) !== undefined) return request;
+        const filename = resolveFilename(request, module);
+        if (typeof filename !== 'string') throw filename;
+        return filename;
+      },
+    }.resolve;
+    require.resolve.paths = {
+      paths(request) {
+        if (typeof request !== 'string') {
+          throw invalidArgType('request', 'of type string', request);
+        }
+        if (builtinOf(request) !== undefined) return null;
+        if (isRelative(request)) return [module === undefined ? nodePath.resolve('.') : module.path];
+        return module === undefined ? nodeModulePaths(nodePath.resolve('.')) : module.paths;
+      },
+    }.paths;
+    require.main = undefined;
+    require.extensions = freeze({ __proto__: null, '.js': true, '.json': true, '.node': true });
+    require.cache = requireCache;
+    return require;
+  }
+
+  const require = makeRequire(undefined);
+
+  // For guest/fs.c: the CommonJS module in `filename` (compiled to fn) when an ES module
+  // imports it: its module.exports, loaded once (require.cache).
+  function loadCommonJS(filename, fn) {
+    const cached = requireCache[filename];
+    if (cached !== undefined) return cached.exports;
+    return loadFile(filename, undefined, fn).exports;
   }
 
   // The error of an import that failed (guest/fs.c): kind "module" (no such file),
@@ -852,17 +1116,14 @@
     }
     if (kind === 'builtin' || isBuiltinName(specifier)) {
       return nodeError(ErrorCtor, 'ERR_UNKNOWN_BUILTIN_MODULE',
-        `No such built-in module: ${specifier}${from} (${builtIn}to the sandbox)`);
+        `No such built-in module: ${specifier}${from} (${builtinNote})`);
     }
-    return nodeError(ErrorCtor, 'ERR_MODULE_NOT_FOUND',
-      `Cannot find package '${specifier}'${from}: packages are not available in the ` +
-      `sandbox (${builtIn}); import files by path, as \`await import('./file.js')\``);
+    return nodeError(ErrorCtor, 'ERR_MODULE_NOT_FOUND', `Cannot find package '${specifier}'${from}`);
   }
 
   // Fills import.meta of the module read from the file `name`: url, filename, dirname.
   function importMeta(meta, name) {
-    meta.url = `file://${stringReplace(stringReplace(encodeURIFn(name), /\?/g, '%3F'),
-      /#/g, '%23')}`;
+    meta.url = pathToFileURL(name).href;
     meta.filename = name;
     meta.dirname = dirnamePath(name);
     return true;
@@ -875,5 +1136,5 @@
   }
 
   // The completion value of this script, for guest/fs.c.
-  return freeze({ fs, moduleError, importMeta, buffer: bufferModule });
+  return freeze({ fs, moduleError, importMeta, builtins, loadCommonJS, resolvePackage });
 })();

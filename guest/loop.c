@@ -1,8 +1,9 @@
-/* The guest's event loop, in Node's order: microtasks until none is left, the
- * outcomes of tool calls the host has ready (guest/tools.c), then the next timer
- * or immediate callback (web.js's tick() decides which), sleeping while the next
- * timer is not due. One loop serves a run (capsa_loop_run) and a shell command
- * that waits for JS (capsa_loop_await). */
+/* The guest's event loop, in Node's order: process.nextTick callbacks, then
+ * microtasks until none is left, the outcomes of tool calls the host has ready
+ * (guest/tools.c), then the next timer or immediate callback (web.js's tick()
+ * decides which), sleeping while the next timer is not due. One loop serves a run
+ * (capsa_loop_run) and a shell command that waits for JS (capsa_loop_await).
+ * process.exit() stops it at once (capsa_loop_exit). */
 #include <time.h>
 
 #include "abi.h"
@@ -15,6 +16,15 @@ static JSContext *ctx;
 /* web.js's exports: tick() runs the next timer or immediate callback and says
  * what comes next; cancel() drops every pending timer and immediate. */
 static JSValue web_tick = JS_UNDEFINED, web_cancel = JS_UNDEFINED;
+/* web.js's runTicks(): runs the queued process.nextTick callbacks. */
+static JSValue web_run_ticks = JS_UNDEFINED;
+
+/* The run's exit: process.exit() was called (exiting), and the exit code it gave
+ * or process.exitCode set (-1: none); run_id counts the runs. */
+static int exiting, exit_code = -1;
+static uint32_t run_id;
+/* The error process.exit() throws: uncatchable, never anyone's error. */
+static JSValue exit_error = JS_UNDEFINED;
 
 /* The first exception of the run that nothing could catch (thrown by a timer,
  * immediate or queueMicrotask callback): it ends the run as its error, as it
@@ -28,15 +38,68 @@ int capsa_loop_init(JSRuntime *r, JSContext *c, JSValueConst web_api)
     ctx = c;
     web_tick = JS_GetPropertyStr(c, web_api, "tick");
     web_cancel = JS_GetPropertyStr(c, web_api, "cancel");
-    return JS_IsException(web_tick) || JS_IsException(web_cancel) ? -1 : 0;
+    web_run_ticks = JS_GetPropertyStr(c, web_api, "runTicks");
+    exit_error = JS_NewError(c);
+    if (!JS_IsException(exit_error))
+        JS_DefinePropertyValueStr(c, exit_error, "message", JS_NewString(c, "process.exit()"),
+                                  JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    return JS_IsException(web_tick) || JS_IsException(web_cancel) ||
+           JS_IsException(web_run_ticks) || JS_IsException(exit_error) ? -1 : 0;
+}
+
+void capsa_loop_start_run(void)
+{
+    exiting = 0;
+    exit_code = -1;
+    run_id++;
+}
+
+uint32_t capsa_loop_run_id(void)
+{
+    return run_id;
+}
+
+JSValue capsa_loop_exit(int code)
+{
+    exiting = 1;
+    exit_code = code & 255;
+    JS_SetUncatchableError(ctx, exit_error, 1);
+    return JS_Throw(ctx, JS_DupValue(ctx, exit_error));
+}
+
+void capsa_loop_set_exit_code(int code)
+{
+    exit_code = code < 0 ? -1 : code & 255;
+}
+
+int capsa_loop_exit_code(void)
+{
+    return exit_code;
+}
+
+int capsa_loop_exited(void)
+{
+    return exiting;
+}
+
+int capsa_loop_is_exit(JSValueConst v)
+{
+    return JS_IsObject(v) && JS_VALUE_GET_PTR(v) == JS_VALUE_GET_PTR(exit_error);
+}
+
+void capsa_loop_end_exit(void)
+{
+    exiting = 0;
+    exit_code = -1;
+    run_id++; /* the next command's process.exitCode starts undefined */
 }
 
 /* Keeps the first uncaught exception of the run (the pending one) and drops the
- * others. */
+ * others, and process.exit()'s. */
 static void note_uncaught(void)
 {
     JSValue err = JS_GetException(ctx);
-    if (has_uncaught) {
+    if (has_uncaught || exiting || capsa_loop_is_exit(err)) {
         JS_FreeValue(ctx, err);
         return;
     }
@@ -62,18 +125,38 @@ int capsa_loop_take_uncaught(JSValue *err)
     return 1;
 }
 
-/* A job that throws is a queueMicrotask callback (promise jobs turn their
- * exceptions into rejections) or an allocation failure: the run's uncaught
- * error. */
+/* Runs the process.nextTick callbacks queued; what one throws is the run's
+ * uncaught error (the others stay queued until the run's end drops them). */
+static void run_ticks(void)
+{
+    JSValue r = JS_Call(ctx, web_run_ticks, JS_UNDEFINED, 0, NULL);
+    if (JS_IsException(r))
+        note_uncaught();
+    JS_FreeValue(ctx, r);
+}
+
+/* As Node does: the nextTick queue, then every microtask (those they queue too),
+ * again while callbacks queued more ticks. A job that throws is a
+ * queueMicrotask callback (promise jobs turn their exceptions into rejections)
+ * or an allocation failure: the run's uncaught error. Nothing runs once
+ * process.exit() was called. */
 void capsa_loop_drain(void)
 {
     JSContext *c;
-    for (;;) {
-        int r = JS_ExecutePendingJob(rt, &c);
-        if (r == 0)
+    while (!exiting) {
+        int ticks = capsa_web_take_ticks(), jobs = 0;
+        if (ticks)
+            run_ticks();
+        while (!exiting) {
+            int r = JS_ExecutePendingJob(rt, &c);
+            if (r == 0)
+                break;
+            jobs = 1;
+            if (r < 0)
+                note_uncaught();
+        }
+        if (!ticks && !jobs)
             break;
-        if (r < 0)
-            note_uncaught();
     }
 }
 
@@ -125,10 +208,13 @@ static int run_ready(double *next)
     return *next == 0;
 }
 
-/* Drops every timer, immediate and tool call still pending; an exception of
- * web.js's cancel() becomes the run's uncaught error when keep_error is 1. */
+/* Drops every timer, immediate and tool call still pending (and the jobs left
+ * after process.exit(): nothing may run after it); an exception of web.js's
+ * cancel() becomes the run's uncaught error when keep_error is 1. */
 static void cancel_all(int keep_error)
 {
+    if (exiting)
+        JS_DropPendingJobs(rt);
     JSValue r = call_web(web_cancel);
     if (JS_IsException(r)) {
         if (keep_error)
@@ -154,7 +240,7 @@ int32_t capsa_loop_run(JSValueConst run_promise)
 {
     for (;;) {
         capsa_loop_drain();
-        if (has_uncaught || JS_PromiseState(ctx, run_promise) == JS_PROMISE_REJECTED)
+        if (exiting || has_uncaught || JS_PromiseState(ctx, run_promise) == JS_PROMISE_REJECTED)
             break;
         double next;
         if (run_ready(&next))
@@ -176,6 +262,8 @@ int capsa_loop_await(JSValueConst promise)
 {
     for (;;) {
         capsa_loop_drain();
+        if (exiting)
+            return -3;
         int state = JS_PromiseState(ctx, promise);
         if (state == JS_PROMISE_FULFILLED)
             return 0;

@@ -15,9 +15,37 @@
  * memory. */
 int capsa_loop_init(JSRuntime *rt, JSContext *ctx, JSValueConst web_api);
 
-/* Runs every pending job (promise reactions, queueMicrotask callbacks) until none
- * is left. */
+/* Runs the process.nextTick callbacks and every pending job (promise reactions,
+ * queueMicrotask callbacks) until none is left, or process.exit() was called. */
 void capsa_loop_drain(void);
+
+/* A run (or a shell command line) starts: no exit, no exit code; the run's
+ * number goes up. */
+void capsa_loop_start_run(void);
+
+/* The number of the run in progress (it changes with each run). */
+uint32_t capsa_loop_run_id(void);
+
+/* process.exit(code): the run ends at once with exit code code & 255. Returns
+ * JS_EXCEPTION with the uncatchable error that unwinds the script pending. */
+JSValue capsa_loop_exit(int code);
+
+/* process.exitCode = code (-1 for undefined): the run's exit code when it ends. */
+void capsa_loop_set_exit_code(int code);
+
+/* The run's exit code (0-255), or -1 when the script neither called
+ * process.exit() nor set process.exitCode. */
+int capsa_loop_exit_code(void);
+
+/* 1 once process.exit() was called in this run (or shell command). */
+int capsa_loop_exited(void);
+
+/* Whether v is the error process.exit() throws. */
+int capsa_loop_is_exit(JSValueConst v);
+
+/* Forgets the exit and exit code of a shell command's JavaScript: the shell goes
+ * on, and its next command counts as a new run. */
+void capsa_loop_end_exit(void);
 
 /* The event loop of a run whose promise is run_promise: jobs, tool outcomes,
  * timers, until nothing more can happen (CAPSA_GUEST_OK, with what is left
@@ -27,7 +55,8 @@ int32_t capsa_loop_run(JSValueConst run_promise);
 
 /* Runs the event loop until promise settles, for a shell command waiting for
  * JS: 0 fulfilled, 1 rejected, -1 when nothing can ever settle it, -2 when it
- * waits for tool calls that the host resolves itself (step mode). */
+ * waits for tool calls that the host resolves itself (step mode), -3 when the
+ * script called process.exit(). */
 int capsa_loop_await(JSValueConst promise);
 
 /* Drops what a shell command line's JavaScript left behind (timers, immediates,

@@ -15,6 +15,7 @@
 #include "bridge.h"
 #include "fs.h"
 #include "loop.h"
+#include "node.h"
 #include "tools.h"
 #include "web.h"
 #include "runtime_js.h" /* generated from the guest's .js files: capsa_js_files[] */
@@ -34,8 +35,11 @@ static JSValue runtime_api;
 /* web.js's completion value: also its Node-style error helpers, for buffer.js and
  * fs.js. */
 static JSValue web_api;
-/* buffer.js's completion value: Buffer and the string encodings, for fs.js. */
+/* buffer.js's completion value: Buffer and the string encodings, for node.js and
+ * fs.js. */
 static JSValue buffer_api;
+/* node.js's completion value: the Node modules and path, for fs.js. */
+static JSValue node_api;
 
 /* The run in progress: its promise, kept between capsa_run and the capsa_continue
  * calls that resume it after the host delivered tool results. */
@@ -373,13 +377,15 @@ static void write_inspected(const char *prefix, JSValueConst v)
  * the run's own promise (its rejection is the run's error). */
 static void report_unhandled(JSValueConst run_promise)
 {
+    int exited = capsa_loop_exited();
     for (int i = 0; i < n_unhandled; i++) {
-        if (JS_VALUE_GET_PTR(unhandled[i].promise) != JS_VALUE_GET_PTR(run_promise))
+        if (!exited && JS_VALUE_GET_PTR(unhandled[i].promise) != JS_VALUE_GET_PTR(run_promise) &&
+            !capsa_loop_is_exit(unhandled[i].reason))
             write_inspected("Uncaught (in promise) ", unhandled[i].reason);
         JS_FreeValue(ctx, unhandled[i].promise);
         JS_FreeValue(ctx, unhandled[i].reason);
     }
-    if (n_unhandled_dropped) {
+    if (n_unhandled_dropped && !exited) {
         char msg[96];
         int len = snprintf(msg, sizeof(msg), "... and %d more unhandled rejections\n",
                            n_unhandled_dropped);
@@ -395,15 +401,16 @@ typedef struct js_host {
     const char *file, *global;
     void (*add_natives)(JSContext *ctx, JSValueConst obj);
     int host_funcs;   /* __capsa's natives too (write() for messages, promise state) */
-    int web, buffer;  /* web.js's and buffer.js's exports */
+    int web, buffer, node; /* web.js's, buffer.js's and node.js's exports */
     int delete_after;
 } js_host;
 
 static const js_host js_hosts[] = {
-    { "web.js", "__capsaWeb", capsa_web_add_natives, 1, 0, 0, 1 },
-    { "buffer.js", "__capsaBuffer", NULL, 1, 1, 0, 0 },
-    { "fs.js", "__capsaFs", capsa_fs_add_natives, 0, 1, 1, 0 },
-    { "tools.js", "__capsaTools", capsa_tools_add_natives, 0, 0, 0, 0 },
+    { "web.js", "__capsaWeb", capsa_web_add_natives, 1, 0, 0, 0, 1 },
+    { "buffer.js", "__capsaBuffer", NULL, 1, 1, 0, 0, 0 },
+    { "node.js", "__capsaNode", capsa_node_add_natives, 1, 1, 1, 0, 0 },
+    { "fs.js", "__capsaFs", capsa_fs_add_natives, 0, 1, 1, 1, 0 },
+    { "tools.js", "__capsaTools", capsa_tools_add_natives, 0, 0, 0, 0, 0 },
 };
 
 /* Defines h's host object as a global; every one has runtime.js's exports
@@ -421,6 +428,8 @@ static void add_host_object(const js_host *h)
         JS_SetPropertyStr(ctx, obj, "web", JS_DupValue(ctx, web_api));
     if (h->buffer)
         JS_SetPropertyStr(ctx, obj, "buffer", JS_DupValue(ctx, buffer_api));
+    if (h->node)
+        JS_SetPropertyStr(ctx, obj, "node", JS_DupValue(ctx, node_api));
     JS_SetPropertyStr(ctx, global, h->global, obj);
     JS_FreeValue(ctx, global);
 }
@@ -430,7 +439,7 @@ static void add_host_object(const js_host *h)
  * from. Returns 0, or CAPSA_GUEST_NOMEM / CAPSA_GUEST_THREW (reported). */
 CAPSA_EXPORT("capsa_init") int32_t capsa_init(void)
 {
-    runtime_api = web_api = buffer_api = run_promise = JS_UNDEFINED;
+    runtime_api = web_api = buffer_api = node_api = run_promise = JS_UNDEFINED;
     run_value = promise_then = JS_UNDEFINED;
     rt = JS_NewRuntime();
     if (!rt)
@@ -485,6 +494,8 @@ CAPSA_EXPORT("capsa_init") int32_t capsa_init(void)
             runtime_api = r;
         else if (strcmp(f->name, "buffer.js") == 0)
             buffer_api = r;
+        else if (strcmp(f->name, "node.js") == 0)
+            node_api = r;
         else if (strcmp(f->name, "web.js") == 0) {
             web_api = r;
             if (capsa_loop_init(rt, ctx, r) < 0)
@@ -600,12 +611,32 @@ static void watch_run_value(JSValueConst promise)
     JS_FreeValue(ctx, fns[1]);
 }
 
-/* Reports the outcome of the run: its uncaught error if a callback threw, else
- * the settled value of its promise: JSON of a fulfilled value (nothing for
- * undefined), or the error of a rejection. */
+/* Reports the run's exit code, when the script gave one. */
+static void report_exit_code(void)
+{
+    int code = capsa_loop_exit_code();
+    if (code < 0)
+        return;
+    char num[8];
+    int n = snprintf(num, sizeof(num), "%d", code & 255);
+    report(CAPSA_RESULT_EXIT_CODE, num, (size_t)n);
+}
+
+/* Reports the outcome of the run: the exit code when it called process.exit(),
+ * its uncaught error if a callback threw, else the settled value of its promise:
+ * JSON of a fulfilled value (nothing for undefined) and the exit code
+ * process.exitCode set, or the error of a rejection. */
 static int32_t report_outcome(JSValueConst promise)
 {
     JSValue uncaught;
+    if (capsa_loop_exited()) {
+        if (capsa_loop_take_uncaught(&uncaught))
+            JS_FreeValue(ctx, uncaught);
+        if (capsa_loop_exit_code() < 0)
+            capsa_loop_set_exit_code(0);
+        report_exit_code();
+        return CAPSA_GUEST_OK;
+    }
     if (capsa_loop_take_uncaught(&uncaught)) {
         report_error(uncaught);
         JS_FreeValue(ctx, uncaught);
@@ -638,6 +669,8 @@ static int32_t report_outcome(JSValueConst promise)
     run_value = JS_UNDEFINED;
     run_value_state = VALUE_NONE;
     JS_FreeValue(ctx, v);
+    if (status == CAPSA_GUEST_OK)
+        report_exit_code();
     return status;
 }
 
@@ -655,18 +688,81 @@ static int32_t run_step(void)
     return status;
 }
 
+/* The path a run's script is taken to have: /workspace/ and the last part of
+ * filename. A js_malloc'd string, or NULL (exception pending). */
+static char *script_path(const char *filename)
+{
+    const char *base = strrchr(filename, '/');
+    base = base && base[1] ? base + 1 : filename;
+    size_t len = strlen(base);
+    char *path = js_malloc(ctx, len + sizeof("/workspace/"));
+    if (path) {
+        memcpy(path, "/workspace/", sizeof("/workspace/") - 1);
+        memcpy(path + sizeof("/workspace/") - 1, base, len + 1);
+    }
+    return path;
+}
+
+/* Whether the code may be an ES module: it names import or export at all. */
+static int may_be_module(const char *code)
+{
+    return strstr(code, "import") || strstr(code, "export");
+}
+
+/* Compiles the run's code: an ES module when filename ends in ".mjs", or when it
+ * is no async function body but parses as a module; else the body of an async
+ * function in the global scope. The function to evaluate, or JS_EXCEPTION. */
+static JSValue compile_run(const char *code, uint32_t len, const char *filename,
+                           const char *path)
+{
+    size_t n = strlen(filename);
+    int parsed = 0;
+    if (n >= 4 && strcmp(filename + n - 4, ".mjs") == 0)
+        return capsa_fs_compile_main(ctx, code, len, path, &parsed);
+    JSValue fn = JS_Eval(ctx, code, len, filename,
+                         JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_ASYNC | JS_EVAL_FLAG_COMPILE_ONLY);
+    if (!JS_IsException(fn) || !may_be_module(code))
+        return fn;
+    JSValue script_error = JS_GetException(ctx);
+    if (!JS_IsError(ctx, script_error)) {
+        JS_Throw(ctx, script_error);
+        return JS_EXCEPTION;
+    }
+    JSValue module = capsa_fs_compile_main(ctx, code, len, path, &parsed);
+    if (JS_IsException(module) && !parsed) {
+        /* Not a module either: the script's own syntax error. */
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        JS_Throw(ctx, script_error);
+        return JS_EXCEPTION;
+    }
+    JS_FreeValue(ctx, script_error);
+    return module;
+}
+
 /* Evaluates code[0..len) (code[len] must be NUL) as the body of an async
- * function in the global scope, runs its event loop and reports the outcome, or
- * returns CAPSA_GUEST_PENDING while tool calls are pending (capsa_continue goes
- * on). */
+ * function in the global scope (or as an ES module, see compile_run), runs its
+ * event loop and reports the outcome, or returns CAPSA_GUEST_PENDING while tool
+ * calls are pending (capsa_continue goes on). */
 CAPSA_EXPORT("capsa_run") int32_t capsa_run(const char *code, uint32_t len,
                                       const char *filename)
 {
     if (!ctx || !code || code[len] != '\0' || !filename || run_active)
         return CAPSA_GUEST_BADARG;
     capsa_tools_start_run();
-    JSValue promise = JS_Eval(ctx, code, len, filename,
-                              JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_ASYNC);
+    capsa_loop_start_run();
+    char *path = script_path(filename);
+    if (!path || capsa_node_set_script(path) < 0) {
+        js_free(ctx, path);
+        return CAPSA_GUEST_NOMEM;
+    }
+    JSValue fn = compile_run(code, len, filename, path);
+    js_free(ctx, path);
+    JSValue promise = JS_IsException(fn) ? JS_EXCEPTION : JS_EvalFunction(ctx, fn);
+    if (JS_IsException(promise) && capsa_loop_exited()) {
+        /* process.exit() while the module's imports were evaluated */
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        promise = JS_NewPendingPromise(ctx);
+    }
     if (JS_IsException(promise)) {
         JSValue err = JS_GetException(ctx);
         report_error(err);
@@ -690,6 +786,7 @@ CAPSA_EXPORT("capsa_shell") int32_t capsa_shell(const char *cmd, uint32_t len, c
     if (!ctx || !cmd || cmd[len] != '\0' || !input || input[input_len] != '\0' || run_active)
         return CAPSA_GUEST_BADARG;
     capsa_tools_start_run();
+    capsa_loop_start_run();
     int status = capsa_bridge_shell(cmd, input, input_len);
     capsa_loop_cancel();
     report_unhandled(JS_UNDEFINED);

@@ -1,6 +1,7 @@
 // capsa guest runtime: the sandbox's global `console`, printing what Node.js v20 prints
 // (util.format and util.inspect with their default options). Evaluated once per context
-// as a global script; its completion value { formatError, inspect, format } is for the host.
+// as a global script; its completion value { formatError, inspect, format,
+// formatWithOptions, types } is for the host and for node.js's util.
 //
 // Where QuickJS cannot show what Node shows, the output is the nearest honest one:
 // - Promise state is read through the optional host hooks __capsa.promiseState(p)
@@ -1861,6 +1862,29 @@
     value: console, writable: true, enumerable: false, configurable: true,
   });
 
-  // The completion value of this script: what the host may call later.
-  return { formatError, inspect, format };
+  // util.inspect.defaultOptions: read and changed by util's users, console included.
+  defineProperty(inspect, 'defaultOptions', {
+    get: defineProperty(() => defaultOptions, 'name', { value: 'get' }),
+    set: defineProperty((options) => {
+      if (options === null || typeof options !== 'object') {
+        const err = new TypeError('The "options" argument must be of type object.' +
+          ` Received ${options === undefined || options === null ? options :
+            `type ${typeof options} (${inspect(options)})`}`);
+        err.code = 'ERR_INVALID_ARG_TYPE';
+        throw err;
+      }
+      Object.assign(defaultOptions, options);
+    }, 'name', { value: 'set' }),
+    enumerable: true, configurable: true,
+  });
+
+  // The completion value of this script: what the host may call later, and what node.js
+  // builds util on (the type checks are util.types').
+  const types = {
+    isMap, isSet, isWeakMap, isWeakSet, isDate, isDataView, isArrayBuffer,
+    isSharedArrayBuffer, isRegExp, isArgumentsObject, isMapIterator, isSetIterator,
+    isPromise, isTypedArray, isAsyncFunction, isGeneratorFunction, boxedPrimitive,
+    typedArrayTag,
+  };
+  return { formatError, inspect, format, formatWithOptions, types };
 })();

@@ -1,4 +1,4 @@
-/* Natives of web.js: clocks, random bytes, microtasks, buffer transfer, UTF-8
+/* Natives of web.js: clocks, random bytes, microtasks and nextTick, buffer transfer, UTF-8
  * and base64, for the web and Node globals of the guest. web.js gets them on a host
  * object it captures and deletes; none reaches the host beyond WASI's clocks and
  * random_get. */
@@ -107,6 +107,29 @@ static JSValue js_web_enqueue(JSContext *c, JSValueConst this_val, int argc, JSV
     if (JS_EnqueueJob(c, microtask_job, 1, argv) < 0)
         return JS_EXCEPTION;
     return JS_UNDEFINED;
+}
+
+/* Set when process.nextTick queued a callback; loop.c takes it. */
+static int ticks_queued;
+
+/* __capsaWeb.ticksQueued(): web.js's nextTick queued a callback, which
+ * loop.c runs (web.js's runTicks) before the next microtask. */
+static JSValue js_web_ticks_queued(JSContext *c, JSValueConst this_val, int argc,
+                                   JSValueConst *argv)
+{
+    (void)c;
+    (void)this_val;
+    (void)argc;
+    (void)argv;
+    ticks_queued = 1;
+    return JS_UNDEFINED;
+}
+
+int capsa_web_take_ticks(void)
+{
+    int r = ticks_queued;
+    ticks_queued = 0;
+    return r;
 }
 
 /* __capsaWeb.detach(arrayBuffer): detaches a transferred buffer. */
@@ -442,6 +465,7 @@ static const JSCFunctionListEntry web_funcs[] = {
     JS_CFUNC_DEF("timeOrigin", 0, js_web_time_origin),
     JS_CFUNC_DEF("getRandomValues", 1, js_web_random),
     JS_CFUNC_DEF("enqueueJob", 1, js_web_enqueue),
+    JS_CFUNC_DEF("ticksQueued", 0, js_web_ticks_queued),
     JS_CFUNC_DEF("detach", 1, js_web_detach),
     JS_CFUNC_DEF("utf8Encode", 1, js_web_utf8_encode),
     JS_CFUNC_DEF("utf8EncodeInto", 2, js_web_utf8_encode_into),

@@ -12,6 +12,9 @@ void capsa_web_add_natives(JSContext *ctx, JSValueConst obj);
 /* Makes now the time origin of performance.now() and performance.timeOrigin. */
 void capsa_web_set_origin(void);
 
+/* 1 when process.nextTick queued callbacks since the last call, else 0. */
+int capsa_web_take_ticks(void);
+
 /* CLOCK_MONOTONIC nanoseconds: now, and at the time origin. */
 uint64_t capsa_web_monotonic_ns(void);
 uint64_t capsa_web_origin_ns(void);

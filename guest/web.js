@@ -2,7 +2,8 @@
 // timers and queueMicrotask, structuredClone, TextEncoder/TextDecoder, atob/btoa, URL and
 // URLSearchParams, crypto.getRandomValues/randomUUID, performance, DOMException, global.
 // Evaluated once per context as a global script, after runtime.js; its completion value
-// { tick, cancel } drives the event loop of guest/loop.c. Nothing here reaches the host
+// { tick, cancel, runTicks } drives the event loop of guest/loop.c (and gives nextTick to
+// process). Nothing here reaches the host
 // but through the natives of __capsaWeb (clocks, random bytes, UTF-8 and base64
 // conversion, the job queue, stderr for warnings).
 //
@@ -42,7 +43,7 @@
   const {
     write: hostWrite, promiseState: hostPromiseState, now: hostNow,
     timeOrigin: hostTimeOrigin, getRandomValues: hostGetRandomValues,
-    enqueueJob: hostEnqueueJob, detach: hostDetach, utf8Encode: hostUtf8Encode,
+    enqueueJob: hostEnqueueJob, ticksQueued: hostTicksQueued, detach: hostDetach, utf8Encode: hostUtf8Encode,
     utf8EncodeInto: hostUtf8EncodeInto, utf8Decode: hostUtf8Decode,
     base64Encode: hostBase64Encode, base64Decode: hostBase64Decode,
   } = host;
@@ -538,6 +539,29 @@
     hostEnqueueJob(callback);
   }
 
+  // process.nextTick's queue: guest/loop.c runs it (runTicks) before the microtasks, and
+  // again when the microtasks queued more, as Node does.
+  let tickQueue = [];
+  let tickHead = 0;
+
+  function nextTick(callback, ...args) {
+    validateFunction(callback, 'callback');
+    tickQueue[tickQueue.length] = { callback, args };
+    hostTicksQueued();
+  }
+
+  // Runs the queued callbacks, those they queue too. What one throws propagates (it ends
+  // the run); the rest stay queued.
+  function runTicks() {
+    while (tickHead < tickQueue.length) {
+      const t = tickQueue[tickHead];
+      tickQueue[tickHead++] = undefined;
+      reflectApply(t.callback, undefined, t.args);
+    }
+    tickQueue = [];
+    tickHead = 0;
+  }
+
   const kLoopStart = 0;
   const kLoopTimers = 1;
   const kLoopImmediates = 2;
@@ -604,6 +628,8 @@
     immediateHead = immediateEnd = 0;
     pendingImmediates = refedImmediates = 0;
     loopPhase = kLoopStart;
+    tickQueue = [];
+    tickHead = 0;
   }
 
   // ---------------------------------------------------------------------------
@@ -1350,6 +1376,8 @@
     for (let i = 0; i < labels.length; i++) {
       const label = labels[i];
       if (regExpTest(/[^\x00-\x7f]/, label)) {
+        // A label that claims to be punycode already must be ASCII (UTS #46).
+        if (label.startsWith('xn--')) return FAILURE;
         labels[i] = `xn--${punycodeEncode(label)}`;
       } else if (label.startsWith('xn--')) {
         const decoded = punycodeDecode(label.slice(4));
@@ -1357,6 +1385,20 @@
             punycodeEncode(reflectApply(fromCodePoint, undefined, decoded)) !== label.slice(4)) {
           return FAILURE;
         }
+      }
+    }
+    return labels.join('.');
+  }
+
+  // url.domainToUnicode: the labels of the domain's ASCII form, those in punycode
+  // decoded; FAILURE when it has no ASCII form.
+  function domainToUnicode(domain) {
+    const ascii = domainToASCII(domain);
+    if (ascii === FAILURE) return FAILURE;
+    const labels = ascii.split('.');
+    for (let i = 0; i < labels.length; i++) {
+      if (labels[i].startsWith('xn--')) {
+        labels[i] = reflectApply(fromCodePoint, undefined, punycodeDecode(labels[i].slice(4)));
       }
     }
     return labels.join('.');
@@ -2649,5 +2691,12 @@
 
   // The completion value of this script: the event loop's entry points for the
   // host, and the Node-style error helpers and brand checks that fs.js shares.
-  return freeze({ tick, cancel, nodeError, describeReceived, isArrayBuffer, isDataView, isUint8Array });
+  // url's domainToASCII and domainToUnicode: '' for a domain that has no ASCII form.
+  const orEmpty = (fn) => (domain) => {
+    const r = fn(`${domain}`);
+    return r === FAILURE || regExpTest(forbiddenHostRe, r) ? '' : r;
+  };
+  return freeze({ tick, cancel, runTicks, nextTick, nodeError, describeReceived, isArrayBuffer,
+    isDataView, isUint8Array, domainToASCII: orEmpty(domainToASCII),
+    domainToUnicode: orEmpty(domainToUnicode) });
 })();

@@ -274,6 +274,37 @@ typedef struct capsa_result capsa_result;
 CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
                         const char *filename, const capsa_result **out);
 
+/* The code runs as an ES module instead when filename ends in ".mjs", or when it
+ * is not a valid async function body but is a valid module (static import and
+ * export): the module's own imports are loaded first, its top-level await works,
+ * its declarations stay its own, and the run's value is undefined. Either way the
+ * script is taken to be in the working directory (/workspace): relative imports
+ * and require() resolve there, process.argv[1] and a module's import.meta.url
+ * name /workspace/<the last part of filename>.
+ *
+ * process.exit(code) ends the run at once (no callback runs after it); the run
+ * then returns CAPSA_OK, without a value, and capsa_result_exit_code gives the
+ * code (0-255: code & 255), as it gives process.exitCode when the script set it
+ * and returned. */
+
+/* The arguments a script finds in process.argv after its own path
+ * (process.argv is [process.execPath, the script, ...arguments]):
+ * argv[0..argc), each NUL-terminated UTF-8; argc 0 (argv may then be NULL) for
+ * none, the default. The strings are copied; at most 1 MiB in all. They hold for
+ * the sandbox's next runs (a script sees them when it first reads process.argv in
+ * a run; a script that changed its process.argv sees the new ones only when they
+ * differ from those it was built from). CAPSA_OK, CAPSA_EINVAL (a NULL entry,
+ * invalid UTF-8, or a run in progress), CAPSA_ETOOBIG, CAPSA_ENOMEM; the old
+ * arguments stay on failure. */
+CAPSA_API int capsa_set_args(capsa_sandbox *sb, size_t argc, const char *const *argv);
+
+/* The environment a script finds in process.env: envp[0..envc), each
+ * "NAME=value" in UTF-8 (NAME not empty), copied, at most 1 MiB in all; it
+ * replaces the whole environment. Nothing of the host's environment ever reaches
+ * the guest: a sandbox starts with an empty one. Takes effect as capsa_set_args
+ * does, and returns as it does (CAPSA_EINVAL too for an entry without '='). */
+CAPSA_API int capsa_set_env(capsa_sandbox *sb, size_t envc, const char *const *envp);
+
 /* Runs the shell command line cmdline (NUL-terminated UTF-8), with
  * input[0..input_len) (UTF-8 text; NULL for none) as its standard input, in the
  * sandbox's shell: POSIX sh grammar with control flow, the applets listed by `help` (cat,
@@ -308,8 +339,10 @@ CAPSA_API int capsa_reset(capsa_sandbox *sb);
 
 /* Accessors of a result. Returned pointers are owned by the result. */
 CAPSA_API int capsa_result_status(const capsa_result *r);
-/* The exit status of a capsa_shell command line (0-255), or -1 for a JS run or a
- * command line that did not finish (a limit stopped it). */
+/* The exit status of a capsa_shell command line (0-255); for a JS run, the code
+ * the script gave process.exit() or set as process.exitCode (0-255); -1 for a JS
+ * run that used neither, or threw, and for a command line that did not finish (a
+ * limit stopped it). */
 CAPSA_API int capsa_result_exit_code(const capsa_result *r);
 /* 1 when the capsa_shell command line ran `exit` (an interactive loop stops
  * then; the shell itself stays usable), else 0. */
@@ -346,7 +379,7 @@ typedef struct capsa_stats {
 CAPSA_API void capsa_result_stats(const capsa_result *r, capsa_stats *stats);
 
 /* The whole result as one JSON object {"stdout","stderr","value","error","stats"}
- * (and "exit_code" for a capsa_shell command line).
+ * (and "exit_code" when capsa_result_exit_code is not -1).
  * Returns a new NUL-terminated string the caller frees with capsa_free, or NULL
  * when out of memory. */
 CAPSA_API char *capsa_result_json(const capsa_result *r);

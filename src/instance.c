@@ -226,14 +226,21 @@ void capsa__instance_free(capsa__instance *g)
 
 /* What every guest is started with: the whole filesystem preopened as fd 3 (so
  * wasi-libc resolves every absolute path through it; the mounts decide what the
- * guest may do), and no arguments or environment of the host's. The image is
- * made with the same, so the wasi-libc state it holds matches every instance. */
+ * guest may do), and no arguments or environment of the host's: the program's
+ * name only, and an empty environment (the sandbox gives its own with
+ * capsa__instance_set_args). The image is made with the same, so the wasi-libc
+ * state it holds matches every instance. */
 static const capsa__wasi_preopen guest_preopens[] = { { "/", "/" } };
 static const char *const guest_argv[] = { "capsa" };
-static const char *const guest_envp[] = { "HOME=/workspace", "PWD=/workspace", "TMPDIR=/tmp" };
 static const capsa__wasi_config guest_wasi = {
-    guest_preopens, 1, guest_argv, 1, guest_envp, 3, NULL, 0,
+    guest_preopens, 1, guest_argv, 1, NULL, 0, NULL, 0,
 };
+
+int capsa__instance_set_args(capsa__instance *g, const char *const *argv, size_t argc,
+                             const char *const *envp, size_t envc)
+{
+    return capsa__wasi_set_args(&g->wasi, argv, argc, envp, envc) ? CAPSA_ENOMEM : CAPSA_OK;
+}
 
 /* Gives the instance its WASI state over vfs. Returns CAPSA_OK or CAPSA_ENOMEM. */
 static int wasi_start(capsa__instance *g, capsa__vfs *vfs, char *msg, size_t msgsize)

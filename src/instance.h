@@ -87,6 +87,14 @@ int capsa__instance_shell(capsa__instance *g, const char *cmd, size_t len, const
 int capsa__instance_continue(capsa__instance *g, const capsa__rt_limits *limits,
                              uint64_t *fuel_used, char *msg, size_t msgsize);
 
+/* The strings the guest's WASI args_get and environ_get give from now on
+ * (process.argv's arguments and process.env): argv[0..argc) (argv[0] the
+ * program's name) and envp[0..envc) ("NAME=value"), copied. A bound instance
+ * starts with "capsa" alone and no environment. CAPSA_OK or CAPSA_ENOMEM (the
+ * old ones kept). */
+int capsa__instance_set_args(capsa__instance *g, const char *const *argv, size_t argc,
+                             const char *const *envp, size_t envc);
+
 /* Bytes of linear memory the instance has now. */
 uint64_t capsa__instance_memory_bytes(const capsa__instance *g);
 

@@ -201,6 +201,14 @@ static void on_output(void *ud, int fd, const char *data, size_t len)
 static int on_result(void *ud, uint32_t kind, const char *data, size_t len)
 {
     capsa_sandbox *sb = ud;
+    if (kind == CAPSA_RESULT_EXIT_CODE) {
+        /* 0-255 in decimal, as the guest reports it; anything else is a failure */
+        int code = len > 0 && len <= 3 ? 0 : -1;
+        for (size_t i = 0; code >= 0 && i < len; i++)
+            code = data[i] >= '0' && data[i] <= '9' ? code * 10 + (data[i] - '0') : -1;
+        sb->result.exit_code = code >= 0 && code <= 255 ? code : 1;
+        return 0;
+    }
     if (kind < CAPSA_RESULT_VALUE || kind > CAPSA_RESULT_ERROR_CODE)
         return 0; /* unknown parts are ignored: a newer guest may say more */
     int i = (int)kind - 1;
@@ -209,6 +217,21 @@ static int on_result(void *ud, uint32_t kind, const char *data, size_t len)
         return -1;
     sb->result.has[i] = true;
     return 0;
+}
+
+/* Gives the sandbox's instance the arguments and environment set with
+ * capsa_set_args and capsa_set_env (nothing to do when neither was). */
+static int give_args(capsa_sandbox *sb)
+{
+    static const char *const name[] = { "capsa" };
+    if (!sb->argv && !sb->envp)
+        return CAPSA_OK;
+    int rc = capsa__instance_set_args(sb->inst, sb->argv ? (const char *const *)sb->argv : name,
+                                      sb->argv ? sb->argc : 1, (const char *const *)sb->envp,
+                                      sb->envc);
+    if (rc != CAPSA_OK)
+        capsa__sandbox_errorf(sb, "out of memory giving the guest its arguments");
+    return rc;
 }
 
 /* Gives the sandbox an instance: g (an unbound one, recycled; NULL: none) or a
@@ -222,13 +245,124 @@ static int make_instance(capsa_sandbox *sb, capsa__instance *g)
         if (capsa__instance_bind(g, &hooks, sb->vfs, sb->opts.memory_limit, sb->opts.max_stack,
                                  sb->errmsg, sizeof(sb->errmsg)) == CAPSA_OK) {
             sb->inst = g;
-            return CAPSA_OK;
+            return give_args(sb);
         }
         capsa__instance_free(g);
     }
-    return capsa__instance_new(sb->engine->image, &hooks, sb->vfs, sb->opts.memory_limit,
-                               sb->opts.max_stack, &sb->inst,
-                               sb->errmsg, sizeof(sb->errmsg));
+    int rc = capsa__instance_new(sb->engine->image, &hooks, sb->vfs, sb->opts.memory_limit,
+                                 sb->opts.max_stack, &sb->inst, sb->errmsg, sizeof(sb->errmsg));
+    return rc == CAPSA_OK ? give_args(sb) : rc;
+}
+
+/* ---- the script's arguments and environment ------------------------------------- */
+
+/* The most bytes capsa_set_args, or capsa_set_env, takes (each string counted
+ * with its NUL). */
+#define MAX_ARGS_BYTES (1u << 20)
+
+static void free_list(const capsa_allocator *a, char **v, size_t n)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++)
+        capsa__free(a, v[i]);
+    capsa__free(a, v);
+}
+
+/* Checks strs[0..n) (what names them in messages) and copies them, after
+ * `first` when it is not NULL, into a new list *out of *out_n strings: each valid
+ * UTF-8, and "NAME=value" with a NAME when env. CAPSA_OK, CAPSA_EINVAL,
+ * CAPSA_ETOOBIG or CAPSA_ENOMEM, with the message set. */
+static int copy_list(capsa_sandbox *sb, const char *what, const char *first,
+                     const char *const *strs, size_t n, int env, char ***out, size_t *out_n)
+{
+    size_t bytes = 0, skip = first ? 1 : 0;
+    if (n && !strs) {
+        capsa__sandbox_errorf(sb, "%s: the list is NULL with %zu entries", what, n);
+        return CAPSA_EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *s = strs[i];
+        if (!s) {
+            capsa__sandbox_errorf(sb, "%s: entry %zu is NULL", what, i);
+            return CAPSA_EINVAL;
+        }
+        size_t len = strlen(s);
+        bytes += len + 1;
+        if (bytes > MAX_ARGS_BYTES) {
+            capsa__sandbox_errorf(sb, "%s: over %u bytes", what, MAX_ARGS_BYTES);
+            return CAPSA_ETOOBIG;
+        }
+        for (size_t k = 0; k < len;) {
+            size_t c = capsa__utf8_len((const unsigned char *)s + k, len - k);
+            if (!c) {
+                capsa__sandbox_errorf(sb, "%s: entry %zu is not valid UTF-8", what, i);
+                return CAPSA_EINVAL;
+            }
+            k += c;
+        }
+        const char *eq = strchr(s, '=');
+        if (env && (!eq || eq == s)) {
+            capsa__sandbox_errorf(sb, "%s: entry %zu ('%.64s') is not NAME=value", what, i, s);
+            return CAPSA_EINVAL;
+        }
+    }
+    char **v = capsa__malloc(sb->alloc, (n + skip) * sizeof(char *) + 1);
+    if (!v) {
+        capsa__sandbox_errorf(sb, "%s: out of memory", what);
+        return CAPSA_ENOMEM;
+    }
+    for (size_t i = 0; i < n + skip; i++) {
+        const char *s = i < skip ? first : strs[i - skip];
+        v[i] = capsa__strndup(sb->alloc, s, strlen(s));
+        if (!v[i]) {
+            free_list(sb->alloc, v, i);
+            capsa__sandbox_errorf(sb, "%s: out of memory", what);
+            return CAPSA_ENOMEM;
+        }
+    }
+    *out = v;
+    *out_n = n + skip;
+    return CAPSA_OK;
+}
+
+/* Sets the arguments (env 0) or the environment (env 1) and gives them to the
+ * instance; the old list is kept when anything fails. */
+static int set_list(capsa_sandbox *sb, int env, size_t n, const char *const *strs)
+{
+    if (!sb || capsa__sandbox_busy(sb))
+        return CAPSA_EINVAL;
+    char **v;
+    size_t count;
+    int rc = copy_list(sb, env ? "capsa_set_env" : "capsa_set_args", env ? NULL : "capsa", strs,
+                       n, env, &v, &count);
+    if (rc != CAPSA_OK)
+        return rc;
+    char ***list = env ? &sb->envp : &sb->argv;
+    size_t *len = env ? &sb->envc : &sb->argc;
+    char **old = *list;
+    size_t old_n = *len;
+    *list = v;
+    *len = count;
+    if (sb->inst && (rc = give_args(sb)) != CAPSA_OK) {
+        *list = old;
+        *len = old_n;
+        free_list(sb->alloc, v, count);
+        return rc;
+    }
+    free_list(sb->alloc, old, old_n);
+    capsa__sandbox_errorf(sb, "not an error");
+    return CAPSA_OK;
+}
+
+CAPSA_API int capsa_set_args(capsa_sandbox *sb, size_t argc, const char *const *argv)
+{
+    return set_list(sb, 0, argc, argv);
+}
+
+CAPSA_API int capsa_set_env(capsa_sandbox *sb, size_t envc, const char *const *envp)
+{
+    return set_list(sb, 1, envc, envp);
 }
 
 /* Gives back a sandbox's place under the engine's and the process's caps. */
@@ -333,6 +467,8 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
     capsa__vfs_free(sb->vfs);
     capsa__fs_free_mounts(sb);
     result_free(&sb->result, sb->alloc);
+    free_list(sb->alloc, sb->argv, sb->argc);
+    free_list(sb->alloc, sb->envp, sb->envc);
     capsa_engine *engine = sb->engine;
     capsa__free(sb->alloc, sb);
     uncount(engine);

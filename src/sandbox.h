@@ -37,7 +37,8 @@ struct capsa_result {
     capsa__buf part[PART_COUNT];
     bool has[PART_COUNT];
     capsa_stats stats;
-    int exit_code;   /* a shell command line's exit status; -1 otherwise */
+    int exit_code;   /* a shell command line's exit status, a JS run's process.exit()
+                        or process.exitCode; -1 otherwise */
     bool shell_exited; /* the command line ran `exit` */
 };
 
@@ -65,6 +66,11 @@ struct capsa_sandbox {
     uint64_t run_deadline_ns; /* 0: none */
     uint64_t run_fuel_used;
     double run_t0;
+    /* What the guest's WASI args_get and environ_get give (process.argv's
+       arguments and process.env), copied by capsa_set_args and capsa_set_env:
+       argv[0] is the program's name ("capsa"); NULL until set. */
+    char **argv, **envp;
+    size_t argc, envc;
 };
 
 /* Whether sb is inside capsa_run or capsa_resume (its guest, or its tool calls,

@@ -347,6 +347,28 @@ fail:
     return err;
 }
 
+int capsa__wasi_set_args(capsa__wasi *w, const char *const *argv, size_t argc,
+                         const char *const *envp, size_t envc)
+{
+    char **a, **e;
+    if (copy_strings(w->alloc, argv, argc, &a) != 0) {
+        free_strings(w->alloc, a, argc);
+        return CAPSA__WASI_ENOMEM;
+    }
+    if (copy_strings(w->alloc, envp, envc, &e) != 0) {
+        free_strings(w->alloc, a, argc);
+        free_strings(w->alloc, e, envc);
+        return CAPSA__WASI_ENOMEM;
+    }
+    free_strings(w->alloc, w->argv, w->argc);
+    free_strings(w->alloc, w->envp, w->envc);
+    w->argv = a;
+    w->argc = argc;
+    w->envp = e;
+    w->envc = envc;
+    return 0;
+}
+
 void capsa__wasi_finish(capsa__wasi *w)
 {
     if (!w->alloc) {

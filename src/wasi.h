@@ -84,6 +84,12 @@ typedef struct Z_wasi_snapshot_preview1_instance_t capsa__wasi;
 int capsa__wasi_init(capsa__wasi *w, const capsa_allocator *a, capsa__vfs *vfs,
                      const capsa__wasi_config *cfg);
 
+/* Replaces the strings args_get and environ_get give the guest with copies of
+ * argv[0..argc) and envp[0..envc) ("NAME=value"). Returns 0, or ENOMEM with the
+ * old ones kept. */
+int capsa__wasi_set_args(capsa__wasi *w, const char *const *argv, size_t argc,
+                         const char *const *envp, size_t envc);
+
 /* Closes every fd (dropping its node references) and frees what init made; w can
  * then be initialised again. Safe on a zeroed or already finished w. */
 void capsa__wasi_finish(capsa__wasi *w);

@@ -848,6 +848,70 @@ TEST(interrupt)
     CHECK_STR(capsa_errname(CAPSA_EINTERRUPTED), "CAPSA_EINTERRUPTED", "the code has its name");
 }
 
+/* capsa_set_args and capsa_set_env: what process.argv and process.env show, checked
+ * on the way in, kept on failure, never the host's; process.exit and process.exitCode
+ * as the result's exit code. */
+TEST(args_env_exit)
+{
+    capsa_sandbox *sb = new_sandbox();
+    int rc;
+    const capsa_result *r = run(sb, "return [process.argv.length, Object.keys(process.env)]", &rc);
+    CHECK_STR(capsa_result_value(r), "[2,[]]", "no arguments and an empty environment at first");
+    CHECK_INT(capsa_result_exit_code(r), -1, "no exit code when the script gives none");
+
+    const char *args[] = { "one", "two words", "\xc3\xa9" };
+    const char *env[] = { "A=1", "EMPTY=", "EQ=x=y" };
+    CHECK_INT(capsa_set_args(sb, 3, args), CAPSA_OK, "arguments are set");
+    CHECK_INT(capsa_set_env(sb, 3, env), CAPSA_OK, "the environment is set");
+    r = run(sb, "return [process.argv.slice(2), process.env]", &rc);
+    CHECK_STR(capsa_result_value(r), "[[\"one\",\"two words\",\"\xc3\xa9\"],"
+              "{\"A\":\"1\",\"EMPTY\":\"\",\"EQ\":\"x=y\"}]", "the script sees them");
+
+    const char *bad_utf8[] = { "ok", "\xff" };
+    const char *no_eq[] = { "NAME" };
+    const char *no_name[] = { "=v" };
+    const char *null_entry[] = { "A=1", NULL };
+    CHECK_INT(capsa_set_args(sb, 2, bad_utf8), CAPSA_EINVAL, "invalid UTF-8 is refused");
+    CHECK_CONTAINS(capsa_errmsg(sb), "entry 1 is not valid UTF-8", "and named");
+    CHECK_INT(capsa_set_env(sb, 1, no_eq), CAPSA_EINVAL, "an entry without '=' is refused");
+    CHECK_INT(capsa_set_env(sb, 1, no_name), CAPSA_EINVAL, "an entry without a name is refused");
+    CHECK_INT(capsa_set_env(sb, 2, null_entry), CAPSA_EINVAL, "a NULL entry is refused");
+    CHECK_INT(capsa_set_args(sb, 2, NULL), CAPSA_EINVAL, "a NULL list with entries is refused");
+    CHECK_INT(capsa_set_args(NULL, 0, NULL), CAPSA_EINVAL, "a NULL sandbox is refused");
+    static char big[(1u << 20) + 2];
+    memset(big, 'x', sizeof(big) - 1);
+    const char *big_args[] = { big };
+    CHECK_INT(capsa_set_args(sb, 1, big_args), CAPSA_ETOOBIG, "over 1 MiB is refused");
+    r = run(sb, "return [process.argv.length, process.env.A]", &rc);
+    CHECK_STR(capsa_result_value(r), "[5,\"1\"]", "the old ones stay after a failure");
+
+    /* They survive a reset (a new instance), and can be cleared. */
+    CHECK_INT(capsa_reset(sb), CAPSA_OK, "reset");
+    r = run(sb, "return process.argv[2] + process.env.EQ", &rc);
+    CHECK_STR(capsa_result_value(r), "\"onex=y\"", "they hold after a reset");
+    CHECK_INT(capsa_set_args(sb, 0, NULL), CAPSA_OK, "no arguments");
+    CHECK_INT(capsa_set_env(sb, 0, NULL), CAPSA_OK, "no environment");
+    r = run(sb, "return [process.argv.length, Object.keys(process.env).length]", &rc);
+    CHECK_STR(capsa_result_value(r), "[2,0]", "cleared");
+
+    r = run(sb, "try { process.exit(300) } finally { console.log('finally') }", &rc);
+    CHECK_INT(rc, CAPSA_OK, "process.exit is no error");
+    CHECK_INT(capsa_result_exit_code(r), 300 & 255, "its code, & 255");
+    CHECK_STR(capsa_result_stdout(r, NULL), "", "no finally block runs after it");
+    r = run(sb, "process.exitCode = 4; return 'v'", &rc);
+    CHECK_INT(capsa_result_exit_code(r), 4, "process.exitCode");
+    CHECK_STR(capsa_result_value(r), "\"v\"", "with the value");
+    r = run(sb, "return process.exitCode", &rc);
+    CHECK_INT(capsa_result_exit_code(r), -1, "an exit code lasts for its run only");
+    CHECK(capsa_result_value(r) == NULL, "and the next run does not see it");
+    r = run(sb, "setTimeout(() => console.log('timer'), 0); process.exit()", &rc);
+    CHECK_INT(capsa_result_exit_code(r), 0, "process.exit() is exit code 0");
+    r = run(sb, "await new Promise((ok) => setTimeout(ok, 1)); return 1", &rc);
+    CHECK_STR(capsa_result_stdout(r, NULL), "", "the timer an exit dropped never fires");
+    CHECK_STR(capsa_result_value(r), "1", "and the sandbox goes on");
+    capsa_sandbox_free(sb);
+}
+
 int main(void)
 {
     if (capsa_engine_new(NULL, &engine) != CAPSA_OK) {
@@ -875,6 +939,7 @@ int main(void)
     RUN(interrupt);
     RUN(allocation_failure);
     RUN(shell);
+    RUN(args_env_exit);
     capsa_engine_free(engine);
     return test_summary("test_api");
 }

@@ -3,7 +3,10 @@
 // (__capsa: write, promiseState, promiseResult; __capsaWeb: enqueueJob, detach,
 // the UTF-8 helpers, ...) must not be among them, nor their functions that no
 // web API stands for. (performance.now or crypto.getRandomValues may well be
-// natives of the host: they are the web APIs themselves.)
+// natives of the host: they are the web APIs themselves; process.stdout.write and
+// process.stderr.write are node.js's own functions, which show as native because
+// the runtime's code is stripped: they must check what they are given, as the
+// host's write does not.)
 const seen = new Set();
 const found = [];
 const queue = [[globalThis, 'globalThis']];
@@ -14,7 +17,11 @@ while (queue.length) {
   const [v, path] = queue.shift();
   if (v === null || (typeof v !== 'object' && typeof v !== 'function') || seen.has(v)) continue;
   seen.add(v);
-  if (typeof v === 'function' && hostOnly.test(v.name) && isNative(v)) found.push(path);
+  const nodeWrite = /^globalThis\.process\.std(out|err)\.write$/.test(path) && (() => {
+    try { v(5); } catch (e) { return e.code === 'ERR_INVALID_ARG_TYPE'; }
+    return false;
+  })();
+  if (typeof v === 'function' && hostOnly.test(v.name) && isNative(v) && !nodeWrite) found.push(path);
   let keys;
   try { keys = Reflect.ownKeys(v); } catch { continue; }
   const natives = keys.filter((k) => {

@@ -1,5 +1,5 @@
 // Node's, Deno's, Bun's and QuickJS's own ambient objects are all absent, but for the
-// sandbox's own require and Buffer.
+// sandbox's own process, require and Buffer.
 const names = ['process', 'require', 'module', 'exports', '__dirname', '__filename',
   'Buffer', 'Deno', 'Bun', 'std', 'os', 'scriptArgs', 'print', 'gc', 'load', 'quit',
   'readline', 'environ', 'navigator', 'importScripts', 'Worker', 'postMessage'];

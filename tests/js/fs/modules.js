@@ -82,10 +82,13 @@ const dynFs = await import('fs');
 console.log(dynFs.default === fs, dynFs.readFileSync === fs.readFileSync,
   (await import('node:fs/promises')).default === fs.promises);
 
-// require(): the fs modules only.
+// require(): the fs modules, ES modules (their namespace: they are the ones import gave),
+// and what it cannot find (tests/js/node/modules.js has require() of CommonJS files).
 console.log(require('fs') === fs, require('node:fs') === fs,
   require('fs/promises') === fs.promises, require('node:fs/promises') === fs.promises);
-for (const id of ['lodash', './lib/math.js', '/workspace/state.js', 'path', 'node:child_process']) {
+console.log(require('./lib/math.js') === m, require('/workspace/state.js') === state,
+  require('path') === (await import('node:path')).default);
+for (const id of ['lodash', './lib/nope.js', 'node:child_process', 'node:nope', 'os']) {
   await fail(`require ${id}`, () => require(id));
 }
 await fail('require()', () => require());
@@ -99,7 +102,7 @@ await fail('missing nested again', () => import('./bad/nested.js'));
 write('/workspace/bad/pkg.js', "import _ from 'lodash';");
 await fail('package', () => import('./bad/pkg.js'));
 await fail('package from script', () => import('left-pad'));
-await fail('builtin', () => import('node:path'));
+await fail('builtin', () => import('node:os'));
 await fail('builtin bare', () => import('child_process'));
 await fail('directory', () => import('./lib'));
 await fail('not a directory', () => import('./state.js/x.js'));

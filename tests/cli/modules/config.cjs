@@ -1,0 +1,1 @@
+module.exports = { name: require('path').basename(__dirname) };
