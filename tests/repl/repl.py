@@ -147,7 +147,7 @@ check("a new shell recalls the history file (exit 7 again)", status == 7 and b"e
 t = Term(env)
 t.read_until(b"$ ")
 t.send(b"false\r")
-t.read_until(b"$ ")
+t.read_until(b"false\r\n$ ")
 t.send(b"\x04")  # Ctrl-D: the end of input
 status = t.wait()
 check("Ctrl-D ends the shell with the last command line's status", status == 1, status)
