@@ -49,6 +49,7 @@ from .errors import (
     FuelExhausted,
     GuestTrap,
     InvalidArgument,
+    Interrupted,
     LimitExceeded,
     MissingParamError,
     OutOfMemory,
@@ -105,7 +106,8 @@ __all__ = [
     "from_anthropic_tools", "from_claude", "from_langchain", "AuditConfig", "AuditEntry",
     "AuditCollector", "JSONTooDeep", "JSON_MAX_DEPTH", "RESULT_RULE",
     # errors
-    "CapsaError", "LimitExceeded", "TimeLimitExceeded", "FuelExhausted", "OutOfMemory",
+    "CapsaError", "LimitExceeded", "TimeLimitExceeded", "FuelExhausted", "Interrupted",
+    "OutOfMemory",
     "GuestTrap", "ScriptError", "CapabilityError", "CallLimitExceededError", "ConstraintError",
     "MissingParamError", "TypeMismatchError", "ViolationError",
     "PolicyError", "ToolError", "ToolCallbackError", "ToolCallbackWarning", "ToolDefinitionError",

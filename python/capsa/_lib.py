@@ -51,6 +51,7 @@ EISDIR = 14
 ENOTEMPTY = 15
 ENOSPC = 16
 PENDING = 17
+EINTERRUPTED = 18
 
 STDOUT = 1
 STDERR = 2
@@ -266,6 +267,7 @@ def _declare(h: ctypes.CDLL) -> None:
     _proto(h, "capsa_errmsg", c_char_p, sb)
     _proto(h, "capsa_run", c_int, sb, c_char_p, c_size_t, c_char_p, POINTER(c_void_p))
     _proto(h, "capsa_reset", c_int, sb)
+    _proto(h, "capsa_interrupt", c_int, sb)
     _proto(h, "capsa_result_status", c_int, c_void_p)
     _proto(h, "capsa_result_stdout", c_void_p, c_void_p, POINTER(c_size_t))
     _proto(h, "capsa_result_stderr", c_void_p, c_void_p, POINTER(c_size_t))

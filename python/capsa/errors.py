@@ -4,6 +4,7 @@
     ├── LimitExceeded                a limit stopped the run (the sandbox was reset)
     │   ├── TimeLimitExceeded        CAPSA_ETIMEOUT; also a builtin TimeoutError
     │   ├── FuelExhausted            CAPSA_EFUEL
+    │   ├── Interrupted              CAPSA_EINTERRUPTED: Sandbox.interrupt() stopped it
     │   └── OutOfMemory              CAPSA_ENOMEM; also a MemoryError
     ├── GuestTrap                    CAPSA_ETRAP: the guest trapped and was reset
     ├── ScriptError                  raised by RunResult.raise_for_error() (CAPSA_ESCRIPT)
@@ -57,6 +58,13 @@ class TimeLimitExceeded(LimitExceeded, TimeoutError):
     """The run reached its wall-clock limit (``Limits.timeout_ms``)."""
 
     code = _lib.ETIMEOUT
+
+
+class Interrupted(LimitExceeded):
+    """``Sandbox.interrupt()``, from another thread, stopped the run as its time limit
+    would have."""
+
+    code = _lib.EINTERRUPTED
 
 
 class FuelExhausted(LimitExceeded):
@@ -249,6 +257,7 @@ _CODE_NAMES = {
     0: "OK", 1: "EINVAL", 2: "ENOMEM", 3: "ESCRIPT", 4: "ETRAP", 5: "ETOOBIG", 6: "EGUEST",
     7: "EIO", 8: "ETIMEOUT", 9: "EFUEL", 10: "ETOOMANY", 11: "ENOENT", 12: "EEXIST",
     13: "ENOTDIR", 14: "EISDIR", 15: "ENOTEMPTY", 16: "ENOSPC", 17: "PENDING",
+    18: "EINTERRUPTED",
 }
 
 _ERRNO = {
@@ -265,6 +274,7 @@ _FILES = {
 
 _GENERAL: dict[int, type[CapsaError]] = {
     _lib.ETIMEOUT: TimeLimitExceeded, _lib.EFUEL: FuelExhausted, _lib.ENOMEM: OutOfMemory,
+    _lib.EINTERRUPTED: Interrupted,
     _lib.ETRAP: GuestTrap, _lib.EINVAL: InvalidArgument, _lib.ETOOMANY: TooManySandboxes,
 }
 

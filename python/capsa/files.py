@@ -177,7 +177,7 @@ class Files:
 
     def mount(self, host_dir: str | Path, guest_path: str, *, writable: bool = False) -> None:
         """Copies the host directory in at guest_path now. ``writable``: the guest may
-        change it and the host directory is made a copy of it after every run."""
+        change it and its changes are written back to the host directory after every run."""
         p = _guest_path(guest_path)
         mode = _lib.MOUNT_RW if writable else _lib.MOUNT_RO
         with self._sb._use():

@@ -160,8 +160,9 @@ class Limits:
 @dataclass
 class Mount:
     """A host directory copied into the sandbox at ``guest_path`` when it is made.
-    ``writable``: the guest may change it, and the host directory is made a copy of
-    the subtree after every run (explicit, never a default)."""
+    ``writable``: the guest may change it, and what it changed (files written,
+    made or removed) is written back to the host directory after every run; a
+    guest symlink is never followed on the host (explicit, never a default)."""
 
     host_dir: str | Path
     guest_path: str
@@ -834,6 +835,16 @@ class Sandbox:
         if not moments:
             return None
         return max(0.0, min(moments) - now) + 0.001
+
+    def interrupt(self) -> bool:
+        """Stops the run in progress, from another thread (a Ctrl-C handler, a
+        watchdog): it ends as at its time limit and raises ``Interrupted``; the
+        sandbox stays usable. True when a run was interrupted, False when none was in
+        progress. The one method that does not wait for the run."""
+        handle = self._handle
+        if handle is None:
+            return False
+        return _lib.lib().capsa_interrupt(handle) == _lib.OK
 
     def reset(self) -> None:
         """Discards the JS state (and a pending run); files and capabilities stay."""

@@ -85,6 +85,36 @@ class RunTest(unittest.TestCase):
 
 
 class LimitTest(unittest.TestCase):
+    def test_interrupt_from_another_thread(self) -> None:
+        import threading
+        import time
+        with capsa.Sandbox(limits=capsa.Limits(timeout_ms=20000)) as sb:
+            self.assertFalse(sb.interrupt(), "no run in progress: nothing to interrupt")
+            sb.run("globalThis.kept = 1")
+            outcome: list[bool] = []
+
+            def stop() -> None:
+                # Until the run has started, interrupt() finds none and says so.
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:
+                    if sb.interrupt():
+                        outcome.append(True)
+                        return
+                    time.sleep(0.01)
+
+            t = threading.Thread(target=stop)
+            t.start()
+            started = time.monotonic()
+            with self.assertRaises(capsa.Interrupted) as cm:
+                sb.run("while (true) {}")
+            t.join()
+            self.assertEqual(outcome, [True])
+            self.assertLess(time.monotonic() - started, 10, "long before the 20 s limit")
+            self.assertIsInstance(cm.exception, capsa.LimitExceeded)
+            self.assertEqual(cm.exception.code_name, "CAPSA_EINTERRUPTED")
+            self.assertEqual(sb.run("return 1 + 1").value, 2, "the sandbox stays usable")
+            self.assertFalse(sb.interrupt())
+
     def test_timeout_raises_and_sandbox_stays_usable(self) -> None:
         with capsa.Sandbox(limits=capsa.Limits(timeout_ms=200)) as sb:
             sb.files.write("/workspace/kept.txt", "x")
