@@ -459,11 +459,17 @@ static int child_main(const char *path)
         return 4;
     }
     js_value(sb, "globalThis.greet = (n) => 'bye ' + n");
-    char *data;
-    if (capsa_checkpoint(sb, &data, &len) != CAPSA_OK || !(f = fopen(path, "wb")))
+    char *data = NULL;
+    int rc = capsa_checkpoint(sb, &data, &len);
+    capsa_sandbox_free(sb);
+    if (rc != CAPSA_OK || !(f = fopen(path, "wb"))) {
+        capsa_free(data);
         return 5;
+    }
     fwrite(data, 1, len, f);
     fclose(f);
+    capsa_free(data); /* the child's memory too is checked for leaks (test-sanitize) */
+    capsa_engine_free(engine);
     return 0;
 }
 
