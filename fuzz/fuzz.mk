@@ -26,11 +26,11 @@ $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(BUILD)/libcapsa.a
 $(BUILD)/fuzz/fuzz_mcp_client: fuzz/fuzz_mcp_client.c net/mcp_client.h $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a
 	@mkdir -p $(BUILD)/fuzz
 	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< $(BUILD)/libcapsa-net.a \
-		$(BUILD)/libcapsa.a $(NET_LIBS) -lm -o $@
+		$(BUILD)/libcapsa.a $(NET_LIBS) -lzstd -lm -o $@
 $(BUILD)/fuzz/fuzz_mcp: fuzz/fuzz_mcp.c $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a
 	@mkdir -p $(BUILD)/fuzz
 	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< $(BUILD)/libcapsa-net.a \
-		$(BUILD)/libcapsa.a $(NET_LIBS) -lm -o $@
+		$(BUILD)/libcapsa.a $(NET_LIBS) -lzstd -lm -o $@
 
 # ASan leaves SIGSEGV to the runtime (guard pages), as in test-sanitize.
 FUZZ_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:use_sigaltstack=0
