@@ -133,19 +133,14 @@ static void refresh_sandbox(void *ud, capsa_sandbox *sb, uint64_t *generation)
 /* ---- options ------------------------------------------------------------------------ */
 
 enum {
-    OPT_TOOL_NAME = 256, OPT_TIMEOUT, OPT_MEMORY,
-    OPT_FUEL, OPT_MAX_OUTPUT, OPT_DISK, OPT_MAX_TEXT, OPT_HTTP, OPT_TOKEN_FILE, OPT_ORIGIN,
+    OPT_TOOL_NAME = 256, OPT_MAX_TEXT, OPT_HTTP, OPT_TOKEN_FILE, OPT_ORIGIN,
     OPT_MAX_SESSIONS, OPT_MAX_BODY, OPT_IDLE, OPT_EXPOSE, OPT_FRESH, OPT_LOG_OUTPUT,
 };
 
 static const struct option mcp_long[] = {
     CLI_TOOL_LONG_OPTIONS,
     { "tool-name", required_argument, NULL, OPT_TOOL_NAME },
-    { "timeout", required_argument, NULL, OPT_TIMEOUT },
-    { "memory", required_argument, NULL, OPT_MEMORY },
-    { "fuel", required_argument, NULL, OPT_FUEL },
-    { "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
-    { "disk", required_argument, NULL, OPT_DISK },
+    CLI_LIMIT_LONG_OPTIONS,
     { "max-text", required_argument, NULL, OPT_MAX_TEXT },
     { "http", required_argument, NULL, OPT_HTTP },
     { "token-file", required_argument, NULL, OPT_TOKEN_FILE },
@@ -169,7 +164,6 @@ static int parse(mcp_opts *o, int argc, char **argv, int *done)
     opterr = 0;
     int c;
     uint64_t n;
-    double s;
     while ((c = getopt_long(argc, argv, ":h", mcp_long, NULL)) != -1) {
         const char *v = optarg;
         switch (c) {
@@ -194,37 +188,6 @@ static int parse(mcp_opts *o, int argc, char **argv, int *done)
             o->tool_name = v;
             break;
         }
-        case OPT_TIMEOUT:
-            if (cli_parse_seconds(v, 0, 1e7, &s) != 0)
-                return cli_usage("--timeout wants a time from 0 to 10000000s (as 30, 1.5s, 200ms), "
-                                 "not '%s'", v);
-            o->sandbox.timeout_ms = (uint64_t)(s * 1000.0 + 0.5);
-            if (s > 0 && o->sandbox.timeout_ms == 0)
-                o->sandbox.timeout_ms = 1;
-            break;
-        case OPT_MEMORY:
-            if (cli_parse_size(v, 1u << 20, 8u << 20, 4ull << 30, &n) != 0)
-                return cli_usage("--memory wants a size from 8M to 4G (a number alone is MiB), "
-                                 "not '%s'", v);
-            o->sandbox.memory_limit = n;
-            break;
-        case OPT_FUEL:
-            if (cli_parse_count(v, 1, UINT64_MAX, &n) != 0)
-                return cli_usage("--fuel wants a whole number above 0, not '%s'", v);
-            o->sandbox.fuel = n;
-            break;
-        case OPT_MAX_OUTPUT:
-            if (cli_parse_size(v, 1, 1, UINT64_MAX, &n) != 0)
-                return cli_usage("--max-output wants a size above 0 (a number alone is bytes), "
-                                 "not '%s'", v);
-            o->sandbox.max_output = n;
-            break;
-        case OPT_DISK:
-            if (cli_parse_size(v, 1u << 20, 1u << 20, 1ull << 40, &n) != 0)
-                return cli_usage("--disk wants a size from 1M to 1T (a number alone is MiB), "
-                                 "not '%s'", v);
-            o->sandbox.fs_max_bytes = n;
-            break;
         case OPT_MAX_TEXT:
             if (cli_parse_size(v, 1, 256, 1ull << 30, &n) != 0)
                 return cli_usage("--max-text wants a size from 256 to 1G (a number alone is "
@@ -259,7 +222,9 @@ static int parse(mcp_opts *o, int argc, char **argv, int *done)
                                  v);
             break;
         default: {
-            int st = cli_tool_option(&o->t, c, v);
+            int st = cli_limit_option(&o->sandbox, c, v);
+            if (st == 1)
+                st = cli_tool_option(&o->t, c, v);
             if (st == 1)
                 return cli_getopt_error(c, argv, mcp_long);
             if (st)
@@ -280,13 +245,8 @@ static char *read_token(const char *file, int *bad)
     *bad = 0;
     char *t = NULL;
     if (file) {
-        FILE *f = fopen(file, "rb");
         size_t len = 0;
-        t = f ? cli_read_all(f, &len) : NULL;
-        if (f)
-            fclose(f);
-        if (!t) {
-            fprintf(stderr, "capsa mcp: --token-file: cannot read '%s': %s\n", file, strerror(errno));
+        if (!(t = cli_read_file("--token-file", file, &len))) {
             *bad = 1;
             return NULL;
         }

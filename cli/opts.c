@@ -4,6 +4,7 @@
 #include "opts.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -115,6 +116,64 @@ int cli_parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     return 0;
 }
 
+int cli_limit_option(capsa_options *o, int c, const char *v)
+{
+    uint64_t n;
+    double s;
+    switch (c) {
+    case CLI_OPT_MEMORY:
+        if (cli_parse_size(v, 1u << 20, 8u << 20, 4ull << 30, &n) != 0)
+            return cli_usage("--memory wants a size from 8M to 4G (a number alone is MiB), "
+                             "not '%s'", v);
+        o->memory_limit = n;
+        return 0;
+    case CLI_OPT_TIMEOUT:
+        if (cli_parse_seconds(v, 0, 1e7, &s) != 0)
+            return cli_usage("--timeout wants a time from 0 to 10000000s (as 30, 1.5s, 200ms, "
+                             "2m), not '%s'", v);
+        o->timeout_ms = (uint64_t)(s * 1000.0 + 0.5);
+        if (s > 0 && o->timeout_ms == 0)
+            o->timeout_ms = 1; /* a positive timeout below 0.5 ms still limits */
+        return 0;
+    case CLI_OPT_FUEL:
+        if (cli_parse_count(v, 1, UINT64_MAX, &n) != 0)
+            return cli_usage("--fuel wants a whole number above 0, not '%s'", v);
+        o->fuel = n;
+        return 0;
+    case CLI_OPT_MAX_OUTPUT:
+        if (cli_parse_size(v, 1, 1, UINT64_MAX, &n) != 0)
+            return cli_usage("--max-output wants a size above 0 (a number alone is bytes), "
+                             "not '%s'", v);
+        o->max_output = n;
+        return 0;
+    case CLI_OPT_DISK:
+        if (cli_parse_size(v, 1u << 20, 1u << 20, 1ull << 40, &n) != 0)
+            return cli_usage("--disk wants a size from 1M to 1T (a number alone is MiB), "
+                             "not '%s'", v);
+        o->fs_max_bytes = n;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+char *cli_read_file(const char *opt, const char *path, size_t *len)
+{
+    const char *sep = *opt ? ": " : "";
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        cli_error("%s%scannot open '%s': %s", opt, sep, path, strerror(errno));
+        return NULL;
+    }
+    char *data = cli_read_all(in, len);
+    int saved = errno;
+    fclose(in);
+    if (!data)
+        cli_error("%s%scannot read '%s': %s", opt, sep, path,
+                  saved == EFBIG ? "over 64 MiB" : strerror(saved));
+    return data;
+}
+
 /* ---- errors ------------------------------------------------------------------------ */
 
 static const char *prog_prefix = "capsa", *prog_command = "";
@@ -172,33 +231,19 @@ int cli_usage(const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
-/* Writes s as a JSON string to f. */
-static void put_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", f);
-        else if (*p == '\t')
-            fputs("\\t", f);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 int cli_finish(int status)
 {
     if (kept && !json_printed) {
-        fputs("{\"value\":null,\"error\":{\"name\":", stdout);
-        put_json_string(stdout, usage_kept ? "UsageError" : "Error");
-        fputs(",\"message\":", stdout);
-        put_json_string(stdout, kept);
-        printf("},\"exit_status\":%d}\n", status);
+        json_t *o = json_pack("{s:n, s:{s:s, s:s}, s:i}", "value", "error", "name",
+                              usage_kept ? "UsageError" : "Error", "message", kept,
+                              "exit_status", status);
+        char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+        if (text)
+            puts(text);
+        else /* out of memory, or a message that is not UTF-8: said on stderr instead */
+            fprintf(stderr, "%s: %s\n", prog_prefix, kept);
+        free(text);
+        json_decref(o);
         fflush(stdout);
     }
     free(kept);
@@ -399,16 +444,10 @@ int cli_env_add(cli_env *e, const char *spec)
 
 int cli_env_file(cli_env *e, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cli_error("--env-file: cannot open '%s': %s", path, strerror(errno));
     size_t len = 0;
-    char *text = cli_read_all(f, &len);
-    int saved = errno;
-    fclose(f);
+    char *text = cli_read_file("--env-file", path, &len);
     if (!text)
-        return cli_error("--env-file: cannot read '%s': %s", path,
-                         saved == EFBIG ? "over 64 MiB" : strerror(saved));
+        return CLI_EXIT_USAGE;
     if (strlen(text) != len) {
         free(text);
         return cli_error("--env-file %s: the file contains a NUL byte", path);

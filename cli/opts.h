@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capsa.h"
+
 /* Exit statuses of capsa run (capsa shell exits with its command line's status). */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_THREW = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_LIMIT = 3 };
 
@@ -26,6 +28,25 @@ int cli_parse_seconds(const char *s, double lo, double hi, double *out);
 
 /* A whole number without a unit in [lo, hi]. Returns 0 with *out, or -1. */
 int cli_parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/* The limits every command that runs code takes: --memory, --timeout, --fuel,
+ * --max-output, --disk. Their getopt_long codes and entries: */
+enum { CLI_OPT_MEMORY = 1100, CLI_OPT_TIMEOUT, CLI_OPT_FUEL, CLI_OPT_MAX_OUTPUT, CLI_OPT_DISK };
+#define CLI_LIMIT_LONG_OPTIONS                                                             \
+    { "memory", required_argument, NULL, CLI_OPT_MEMORY },                                 \
+    { "timeout", required_argument, NULL, CLI_OPT_TIMEOUT },                               \
+    { "fuel", required_argument, NULL, CLI_OPT_FUEL },                                     \
+    { "max-output", required_argument, NULL, CLI_OPT_MAX_OUTPUT },                         \
+    { "disk", required_argument, NULL, CLI_OPT_DISK }
+
+/* Takes getopt_long's option c with value v into *o when it is a limit: 0 when
+ * taken, 1 when c is not a limit, or a usage error's status. */
+int cli_limit_option(capsa_options *o, int c, const char *v);
+
+/* Reads the host file path whole for option opt ("--policy"; "" for none) into
+ * a new NUL-terminated buffer of *len bytes (free() it), or NULL after saying
+ * what failed (over CLI_MAX_INPUT too). */
+char *cli_read_file(const char *opt, const char *path, size_t *len);
 
 /* ---- errors ------------------------------------------------------------------------ */
 
@@ -55,8 +76,7 @@ int cli_finish(int status);
 
 /* Prints a thrown error the way Node shows an uncaught one: its stack, headed by
  * "Name: message". */
-struct capsa_result;
-void cli_print_error(const struct capsa_result *r);
+void cli_print_error(const capsa_result *r);
 
 /* getopt_long's outcome c for argv (after optind moved past it) as a usage error
  * when it is one ('?' unknown, ':' value missing): the return value for the

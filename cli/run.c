@@ -173,10 +173,8 @@ typedef struct fs_arg {
 typedef struct run_opts {
     int shell;             /* capsa shell: code_arg is -c's command line */
     int json;
-    uint64_t memory;       /* bytes; 0: the default */
-    int has_timeout;
-    double timeout_s;
-    uint64_t fuel, max_output, disk, max_files;
+    capsa_options limits;  /* --memory, --timeout, --fuel, --max-output, --disk,
+                              --max-files: capsa_options_init's, changed by those */
     const char *code_arg;  /* -e CODE, -c CMDLINE */
     const char *path;      /* FILE, or "-" */
     char **args;           /* the script's arguments (into argv) */
@@ -226,18 +224,14 @@ static int parse_fs_arg(const char *spec, int with_mode, fs_arg *out)
 }
 
 enum {
-    OPT_JSON = 256, OPT_MEMORY, OPT_TIMEOUT, OPT_FUEL, OPT_MAX_OUTPUT, OPT_DISK,
+    OPT_JSON = 256,
     OPT_MAX_FILES, OPT_MOUNT, OPT_FILE, OPT_OUT, OPT_SESSION, OPT_ENV, OPT_ENV_FILE,
 };
 
 /* The long options run and shell share, and the end of the list. */
 #define SHARED_LONG                                                                        \
     { "json", no_argument, NULL, OPT_JSON },                                               \
-    { "memory", required_argument, NULL, OPT_MEMORY },                                     \
-    { "timeout", required_argument, NULL, OPT_TIMEOUT },                                   \
-    { "fuel", required_argument, NULL, OPT_FUEL },                                         \
-    { "max-output", required_argument, NULL, OPT_MAX_OUTPUT },                             \
-    { "disk", required_argument, NULL, OPT_DISK },                                         \
+    CLI_LIMIT_LONG_OPTIONS,                                                                \
     { "max-files", required_argument, NULL, OPT_MAX_FILES },                               \
     { "mount", required_argument, NULL, OPT_MOUNT },                                       \
     { "file", required_argument, NULL, OPT_FILE },                                         \
@@ -286,38 +280,8 @@ static int parse_options(run_opts *o, int argc, char **argv)
         case OPT_JSON:
             o->json = 1;
             break;
-        case OPT_MEMORY:
-            if (cli_parse_size(v, 1u << 20, 8u << 20, 4ull << 30, &o->memory) != 0)
-                return cli_usage("--memory wants a size from 8M to 4G (a number alone is MiB), "
-                                 "not '%s'", v);
-            o->limits_given = 1;
-            break;
-        case OPT_TIMEOUT:
-            if (cli_parse_seconds(v, 0, 1e7, &o->timeout_s) != 0)
-                return cli_usage("--timeout wants a time from 0 to 10000000s (as 30, 1.5s, "
-                                 "200ms, 2m), not '%s'", v);
-            o->has_timeout = 1;
-            o->limits_given = 1;
-            break;
-        case OPT_FUEL:
-            if (cli_parse_count(v, 1, UINT64_MAX, &o->fuel) != 0)
-                return cli_usage("--fuel wants a whole number above 0, not '%s'", v);
-            o->limits_given = 1;
-            break;
-        case OPT_MAX_OUTPUT:
-            if (cli_parse_size(v, 1, 1, UINT64_MAX, &o->max_output) != 0)
-                return cli_usage("--max-output wants a size above 0 (a number alone is bytes), "
-                                 "not '%s'", v);
-            o->limits_given = 1;
-            break;
-        case OPT_DISK:
-            if (cli_parse_size(v, 1u << 20, 1u << 20, 1ull << 40, &o->disk) != 0)
-                return cli_usage("--disk wants a size from 1M to 1T (a number alone is MiB), "
-                                 "not '%s'", v);
-            o->limits_given = 1;
-            break;
         case OPT_MAX_FILES:
-            if (cli_parse_count(v, 1, 1ull << 32, &o->max_files) != 0)
+            if (cli_parse_count(v, 1, 1ull << 32, &o->limits.fs_max_entries) != 0)
                 return cli_usage("--max-files wants a whole number from 1 to 4294967296, "
                                  "not '%s'", v);
             o->limits_given = 1;
@@ -357,7 +321,11 @@ static int parse_options(run_opts *o, int argc, char **argv)
             break;
         }
         default: {
-            int st = cli_tool_option(&o->t, c, v);
+            int st = cli_limit_option(&o->limits, c, v);
+            if (st == 0)
+                o->limits_given = 1;
+            if (st == 1)
+                st = cli_tool_option(&o->t, c, v);
             if (st == 1)
                 return cli_getopt_error(c, argv, longs);
             if (st)
@@ -394,24 +362,6 @@ static void write_audit(void *ud, const char *line, size_t len)
     cli_audit_write(NULL, line, len);
 }
 
-/* Reads host file path whole for option opt: a new buffer, or NULL after saying
- * what failed. */
-static char *read_host_file(const char *opt, const char *path, size_t *len)
-{
-    FILE *in = fopen(path, "rb");
-    if (!in) {
-        cli_error("%s%scannot open '%s': %s", opt, *opt ? ": " : "", path, strerror(errno));
-        return NULL;
-    }
-    char *data = cli_read_all(in, len);
-    int saved = errno;
-    fclose(in);
-    if (!data)
-        cli_error("%s%scannot read '%s': %s", opt, *opt ? ": " : "", path,
-                  saved == EFBIG ? "over 64 MiB" : strerror(saved));
-    return data;
-}
-
 /* Puts the --mount directories and --file files into the sandbox. Returns 0, or
  * -1 after saying what failed. */
 static int seed_files(capsa_sandbox *sb, const run_opts *o)
@@ -426,7 +376,7 @@ static int seed_files(capsa_sandbox *sb, const run_opts *o)
     for (int i = 0; i < o->n_files; i++) {
         const fs_arg *f = &o->files[i];
         size_t len = 0;
-        char *data = read_host_file("--file", f->host, &len);
+        char *data = cli_read_file("--file", f->host, &len);
         if (!data)
             return -1;
         int rc = capsa_fs_write(sb, f->guest, data, len);
@@ -616,7 +566,7 @@ static int read_program(const run_opts *o, char **code, size_t *len, const char 
             return cli_error("cannot read standard input: %s",
                              errno == EFBIG ? "over 64 MiB" : strerror(errno));
     } else {
-        *code = read_host_file("", o->path, len);
+        *code = cli_read_file("", o->path, len);
         if (!*code)
             return CLI_EXIT_USAGE;
         *filename = o->path;
@@ -717,21 +667,9 @@ static int run_command(run_opts *o)
         cli_error("cannot start the engine: %s", capsa_errstr(rc));
         goto out;
     }
-    capsa_options opts;
-    capsa_options_init(&opts);
-    if (o->memory)
-        opts.memory_limit = o->memory;
-    if (o->has_timeout)
-        opts.timeout_ms = (uint64_t)(o->timeout_s * 1000.0 + 0.5);
-    if (o->has_timeout && o->timeout_s > 0 && opts.timeout_ms == 0)
-        opts.timeout_ms = 1; /* a positive timeout below 0.5 ms still limits */
-    opts.fuel = o->fuel;
-    if (o->max_output)
-        opts.max_output = o->max_output;
+    capsa_options opts = o->limits;
     if (!o->json) /* the interactive shell holds back what may be a parse error */
         opts.on_output = o->shell && !o->code_arg && !o->path ? cli_repl_output : stream_output;
-    opts.fs_max_bytes = o->disk;
-    opts.fs_max_entries = o->max_files;
     status = CLI_EXIT_USAGE;
     if (o->t.audit_file) {
         if (cli_audit_open(o->t.audit_file) != 0)
@@ -800,6 +738,7 @@ int cli_run(int argc, char **argv, int shell)
     run_opts o;
     memset(&o, 0, sizeof(o));
     o.shell = shell;
+    capsa_options_init(&o.limits);
     cli_set_program("capsa", shell ? "shell" : "run");
     cli_set_json_errors(cli_wants_json(argc, argv));
     int status = parse_options(&o, argc, argv);

@@ -465,20 +465,8 @@ static int load_tools(cli_tools *ts, const char *path, uint64_t max_result)
 /* Reads the --policy file into ts. Returns 0, or -1 after saying why not. */
 static int load_policy(cli_tools *ts, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_error("--policy: cannot open '%s': %s", path, strerror(errno));
+    if (!(ts->policy = cli_read_file("--policy", path, &ts->policy_len)))
         return -1;
-    }
-    int saved;
-    ts->policy = cli_read_all(f, &ts->policy_len);
-    saved = errno;
-    fclose(f);
-    if (!ts->policy) {
-        cli_error("--policy: cannot read '%s': %s", path,
-                saved == EFBIG ? "over 64 MiB" : strerror(saved));
-        return -1;
-    }
     ts->policy_file = path;
     return 0;
 }
@@ -580,7 +568,7 @@ int cli_tools_mcp(cli_tools *ts, const char *const *files, int n_files, const ch
             fclose(f);
         if (!text) {
             cli_error("--mcp-config: cannot read '%s': %s", files[i],
-                    saved == EFBIG ? "over 64 MiB" : strerror(saved));
+                      saved == EFBIG ? "over 64 MiB" : strerror(saved));
             return -1;
         }
         int rc = capsa_mcp_client_configure(ts->mcp, text, len);
