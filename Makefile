@@ -75,7 +75,8 @@ HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 # What reaches capsa from outside (net/: JSON-RPC, the MCP server and its
 # transports), a library of its own beside libcapsa, built on include/capsa.h
 # only, so that an embedder of the core links none of it.
-NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http mcp_client mcp_client_http
+NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http mcp_client mcp_client_http \
+	store store_dir
 NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
 NET_LIBS   := -lmicrohttpd -lcurl -ljansson -lpthread
 # The capsa program (cli/), and what it links besides libcapsa.

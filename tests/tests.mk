@@ -15,6 +15,11 @@ $(TEST_BIN)/test_mcp_client: tests/unit/test_mcp_client.c tests/unit/test.h incl
 	@mkdir -p $(TEST_BIN)
 	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a $(NET_LIBS) $(HOST_LIBS)
 
+# The session store (net/store.h) of `capsa serve`, in libcapsa-net.
+$(TEST_BIN)/test_store: tests/unit/test_store.c tests/unit/test.h net/store.h $(BUILD)/libcapsa-net.a
+	@mkdir -p $(TEST_BIN)
+	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa-net.a $(NET_LIBS)
+
 # The JSON-Schema-Test-Suite's driver (tests/schema/run.sh runs it).
 $(TEST_BIN)/schema_suite: tests/schema/suite.c $(BUILD)/libcapsa.a
 	@mkdir -p $(TEST_BIN)
@@ -36,7 +41,7 @@ $(TEST_BIN)/dtoa_exact: tests/dtoa/dtoa_diff.c $(QJS)/.stamp
 -include tests/wasi/wasi.mk
 
 TEST_PROGRAMS = $(UNIT_TESTS:%=$(TEST_BIN)/%) $(TEST_BIN)/dtoa_ref $(TEST_BIN)/dtoa_exact \
-	$(TEST_BIN)/schema_suite $(TEST_BIN)/test_mcp_client
+	$(TEST_BIN)/schema_suite $(TEST_BIN)/test_mcp_client $(TEST_BIN)/test_store
 -include tests/shell/shell.mk
 
 .PHONY: test test-build
