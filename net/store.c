@@ -21,7 +21,7 @@ struct store {
     char *url;
 };
 
-static const store_ops *const engines[] = {&store_dir_ops};
+static const store_ops *const engines[] = {&store_dir_ops, &store_redis_ops};
 
 int store_fail(char *err, size_t errsize, const char *fmt, ...)
 {

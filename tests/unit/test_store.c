@@ -599,25 +599,33 @@ TEST(reopen)
 
 /* ---- engine-specific ---------------------------------------------------------------- */
 
-TEST(open_errors)
+typedef struct bad_url {
+    const char *url, *says; /* a URL store_open refuses, and what its error says */
+} bad_url;
+
+static void refused_urls(const bad_url *bad, size_t n)
 {
-    char err[256], path[512];
-    struct {
-        const char *url, *says;
-    } bad[] = {
-        {"", "no URL"},
-        {"nosuch:x", "unknown store"},
-        {"/tmp/x", "unknown store"},
-        {"dir:", "needs a path"},
-        {"dir:/proc/self/nonexistent/x", "cannot make"},
-    };
-    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    char err[256];
+    for (size_t i = 0; i < n; i++) {
         err[0] = 0;
         store *s = store_open(bad[i].url, err, sizeof(err));
         CHECK(s == NULL, bad[i].url);
         CHECK_CONTAINS(err, bad[i].says, bad[i].url);
         store_close(s);
     }
+}
+
+TEST(open_errors)
+{
+    char err[256], path[512];
+    const bad_url bad[] = {
+        {"", "no URL"},
+        {"nosuch:x", "unknown store"},
+        {"/tmp/x", "unknown store"},
+        {"dir:", "needs a path"},
+        {"dir:/proc/self/nonexistent/x", "cannot make"},
+    };
+    refused_urls(bad, sizeof(bad) / sizeof(bad[0]));
     CHECK(store_open(NULL, err, sizeof(err)) == NULL, "a NULL URL");
     snprintf(path, sizeof(path), "%s/file", tmpdir);
     int fd = open(path, O_WRONLY | O_CREAT, 0600);
@@ -669,6 +677,172 @@ TEST(dir_sweep)
     snprintf(path, sizeof(path), "%s/records/unswept", URL + 4);
     CHECK(stat(path, &st) == 0, "a live record's file stays");
     store_delete(S, "unswept", err, sizeof(err));
+}
+
+/* ---- the Redis server ----------------------------------------------------------------- */
+
+static pid_t redis_pid = -1;
+static int redis_port;
+static char redis_dir[300];
+
+/* A port that was free a moment ago on 127.0.0.1. */
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof(a);
+    int port = -1;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return port;
+}
+
+/* Starts redis-server on redis_port with its files in redis_dir (no
+ * snapshots), and waits until it answers. 0, or -1 when it did not. */
+static int redis_start(void)
+{
+    char port[16], log[400];
+    snprintf(port, sizeof(port), "%d", redis_port);
+    snprintf(log, sizeof(log), "%s/redis.log", redis_dir);
+    redis_pid = fork();
+    if (redis_pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(null, 1);
+        execlp("redis-server", "redis-server", "--port", port, "--bind", "127.0.0.1", "--dir",
+               redis_dir, "--save", "", "--appendonly", "no", "--logfile", log, "--daemonize",
+               "no", (char *)NULL);
+        _exit(127);
+    }
+    if (redis_pid < 0)
+        return -1;
+    char url[64], err[256];
+    snprintf(url, sizeof(url), "redis://127.0.0.1:%d", redis_port);
+    for (int i = 0; i < 100; i++) {
+        store *s = store_open(url, err, sizeof(err));
+        if (s) {
+            store_close(s);
+            return 0;
+        }
+        int status;
+        if (waitpid(redis_pid, &status, WNOHANG) == redis_pid) {
+            redis_pid = -1;
+            return -1;
+        }
+        sleep_ms(50);
+    }
+    return -1;
+}
+
+static void redis_stop(void)
+{
+    if (redis_pid <= 0)
+        return;
+    kill(redis_pid, SIGKILL);
+    waitpid(redis_pid, NULL, 0);
+    redis_pid = -1;
+}
+
+static int have_redis_server(void)
+{
+    return system("command -v redis-server >/dev/null 2>&1") == 0;
+}
+
+TEST(redis_open_errors)
+{
+    char url[128];
+    int closed = free_port();
+    snprintf(url, sizeof(url), "redis://127.0.0.1:%d/0", closed);
+    const bad_url bad[] = {
+        {"redis:", "redis://HOST"},
+        {"redis:127.0.0.1", "redis://HOST"},
+        {"redis://", "needs a host"},
+        {"redis://:6379", "needs a host"},
+        {"redis://127.0.0.1:0", "port must be"},
+        {"redis://127.0.0.1:65536", "port must be"},
+        {"redis://127.0.0.1:http", "port must be"},
+        {"redis://127.0.0.1:6379/x", "database must be"},
+        {"redis://127.0.0.1:6379/1/2", "database must be"},
+        {"redis://secret@127.0.0.1", "[USER]:PASSWORD@"},
+        {"redis://[::1:6379", "lacks its ']'"},
+        {url, "cannot connect"},
+        {"redis://no-such-host.invalid", "cannot connect"},
+    };
+    refused_urls(bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+/* Redis goes away and comes back: the store says so while it is away and
+ * reconnects by itself once it is back. */
+TEST(redis_restart)
+{
+    char err[256];
+    uint64_t v;
+    CHECK_INT(store_put(S, "before", "x", 1, 0, 0, &v, err, sizeof(err)), STORE_OK,
+              "a write while Redis runs");
+    redis_stop();
+    err[0] = 0;
+    CHECK_INT(store_get(S, "before", NULL, NULL, &v, err, sizeof(err)), STORE_ERROR,
+              "a read while Redis is away");
+    CHECK_CONTAINS(err, "store redis 127.0.0.1:", "the error names the Redis store");
+    CHECK_INT(store_lease(S, "l", "me", 1000, err, sizeof(err)), STORE_ERROR,
+              "a lease while Redis is away");
+    CHECK(redis_start() == 0, "Redis starts again");
+    CHECK_INT(store_put(S, "after", "y", 1, 0, 0, &v, err, sizeof(err)), STORE_OK,
+              "a write on the same handle after the restart");
+    CHECK_INT(store_get(S, "after", NULL, NULL, &v, err, sizeof(err)), STORE_OK,
+              "read back after the restart");
+    store_delete(S, "after", err, sizeof(err));
+}
+
+/* Kill the connection under a pooled handle (CLIENT KILL from another): the
+ * next command notices and is sent again on a new one. */
+TEST(redis_broken_connection)
+{
+    char err[256], url[128];
+    uint64_t v;
+    CHECK_INT(store_put(S, K("r"), "x", 1, 0, 0, &v, err, sizeof(err)), STORE_OK, "a write");
+    snprintf(url, sizeof(url), "redis://127.0.0.1:%d", redis_port);
+    char cmd[256];
+    snprintf(cmd, sizeof(cmd), "redis-cli -p %d CLIENT KILL TYPE normal >/dev/null 2>&1",
+             redis_port);
+    int have_cli = system("command -v redis-cli >/dev/null 2>&1") == 0;
+    CHECK(have_cli, "redis-cli is there (it comes with redis-server)");
+    if (!have_cli)
+        return;
+    CHECK(system(cmd) == 0, "every client's connection killed");
+    CHECK_INT(store_get(S, K("r"), NULL, NULL, &v, err, sizeof(err)), STORE_OK,
+              "the next read succeeds on a new connection");
+    CHECK_INT(v, 1, "and reads the record");
+    store_delete(S, K("r"), err, sizeof(err));
+}
+
+/* Databases are apart; a key used as one kind and then as another is an error
+ * that says so, not a crash. */
+TEST(redis_db)
+{
+    char err[256], url[128];
+    uint64_t v;
+    snprintf(url, sizeof(url), "redis://127.0.0.1:%d/3", redis_port);
+    store *other = store_open(url, err, sizeof(err));
+    CHECK(other != NULL, "database 3 opens");
+    if (!other)
+        return;
+    CHECK_STR(store_url(other), url, "its URL");
+    store_put(S, "shared", "zero", 4, 0, 0, &v, err, sizeof(err));
+    CHECK_INT(store_get(other, "shared", NULL, NULL, &v, err, sizeof(err)), STORE_NOT_FOUND,
+              "a record of database 0 is not in database 3");
+    CHECK_INT(store_put(other, "shared", "three", 5, 0, 0, &v, err, sizeof(err)), STORE_OK,
+              "the same key in database 3");
+    store_delete(other, "shared", err, sizeof(err));
+    store_close(other);
+    CHECK_REFUSED(store_lease(S, "shared", "me", 1000, err, sizeof(err)), err, "WRONGTYPE",
+                  "a record's key taken as a lease");
+    CHECK_REFUSED(store_index_add(S, "shared", "m", err, sizeof(err)), err, "WRONGTYPE",
+                  "a record's key taken as an index");
+    store_delete(S, "shared", err, sizeof(err));
 }
 
 /* ---- running -------------------------------------------------------------------------- */
@@ -723,6 +897,29 @@ int main(void)
         RUN_ON("dir", dir_corrupt);
         RUN_ON("dir", dir_sweep);
         store_close(S);
+    }
+
+    if (!have_redis_server()) {
+        printf("test_store: redis-server is not installed: the redis:// cases are skipped "
+               "(deps/install.sh installs it)\n");
+    } else {
+        snprintf(redis_dir, sizeof(redis_dir), "%s/redis", tmpdir);
+        mkdir(redis_dir, 0700);
+        redis_port = free_port();
+        CHECK(redis_start() == 0, "redis-server starts on a free loopback port");
+        snprintf(url, sizeof(url), "redis://127.0.0.1:%d/0", redis_port);
+        URL = url;
+        S = redis_pid > 0 ? store_open(URL, err, sizeof(err)) : NULL;
+        CHECK(S != NULL, "the redis store opens");
+        if (S) {
+            RUN_COMMON("redis");
+            RUN_ON("redis", redis_open_errors);
+            RUN_ON("redis", redis_db);
+            RUN_ON("redis", redis_broken_connection);
+            RUN_ON("redis", redis_restart);
+            store_close(S);
+        }
+        redis_stop();
     }
 
     rm_rf(tmpdir);
