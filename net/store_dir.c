@@ -639,7 +639,8 @@ static int dir_index_list(void *st, const char *key, const char *after, size_t m
         store_free_members(v, count);
         return store_fail(err, errsize, "store %s: out of memory listing index %s", d->path, key);
     }
-    qsort(v, count, sizeof(*v), cmp_names);
+    if (count > 1)
+        qsort(v, count, sizeof(*v), cmp_names);
     while (count > max)
         free(v[--count]);
     if (count == 0) {

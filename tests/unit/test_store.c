@@ -362,7 +362,7 @@ typedef struct racer {
     const char *key;
     uint64_t expect;
     int rc;
-    char owner[32];
+    char owner[48];
     int increments; /* for the counter: how many to make */
 } racer;
 
