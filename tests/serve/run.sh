@@ -292,6 +292,22 @@ expect_in "denials" 'capsa_denials_total 1' "$(body)"
 expect_in "store latency" 'capsa_store_seconds_count' "$(body)"
 expect_in "loaded sessions" 'capsa_sessions_live' "$(body)"
 
+# ---- /mcp on the same port ------------------------------------------------------------
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
+expect "/mcp without a token: 401" 401 "$(req - POST /mcp -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' --data-binary "$init")"
+expect "/mcp initialize with a tenant's token: 200" 200 "$(req "$A" POST /mcp -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' --data-binary "$init")"
+msid=$(sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: *\([0-9a-f]*\).*/\1/p' "$tmp/headers")
+req "$A" POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -H "Mcp-Session-Id: $msid" -H 'MCP-Protocol-Version: 2025-11-25' \
+    --data-binary '{"jsonrpc":"2.0","method":"notifications/initialized"}' >/dev/null
+req "$A" POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -H "Mcp-Session-Id: $msid" -H 'MCP-Protocol-Version: 2025-11-25' \
+    --data-binary '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute","arguments":{"code":"return await tools.demo.echo({m: 6 * 7})"}}}' >/dev/null
+expect "/mcp's execute runs with the server's tools and policy" '{"m":42}' "$(jq -c .result.structuredContent.result "$tmp/body")"
+expect "/mcp DELETE ends its session" 204 "$(req "$A" DELETE /mcp -H "Mcp-Session-Id: $msid")"
+
 # ---- delete -----------------------------------------------------------------------------
 expect "DELETE a session: 204" 204 "$(req "$A" DELETE "/v1/sessions/$lid")"
 expect "then GET: 404" 404 "$(req "$A" GET "/v1/sessions/$lid")"
