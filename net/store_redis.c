@@ -300,12 +300,58 @@ static void *redis_open(const char *rest, char *err, size_t errsize)
     return r;
 }
 
+/* Parses a version as the scripts store it (decimal). -1 when it is not one. */
+static int parse_version(const redisReply *e, uint64_t *v)
+{
+    char *end;
+    if (e->type != REDIS_REPLY_STRING || e->len == 0 || e->str[0] < '0' || e->str[0] > '9')
+        return -1;
+    *v = strtoull(e->str, &end, 10);
+    return *end ? -1 : 0;
+}
+
+/* The version and the data's length of record key, in one transaction. */
+static int version_only(redis_store *r, const char *key, size_t *len, uint64_t *version,
+                        char *err, size_t errsize)
+{
+    static const char script_body[] =
+        "return {redis.call('HGET', KEYS[1], 'version'), redis.call('HSTRLEN', KEYS[1], 'data')}";
+    const char *argv[] = {"EVAL", script_body, "1", key};
+    size_t lens[] = {4, strlen(script_body), 1, strlen(key)};
+    redisReply *rep = command(r, 4, argv, lens, err, errsize);
+    if (!rep)
+        return STORE_ERROR;
+    uint64_t v = 0;
+    int rc = STORE_OK;
+    /* An absent version comes back as a nil (Lua's false). */
+    if (rep->type != REDIS_REPLY_ARRAY)
+        rc = store_fail(err, errsize, "store redis %s: unexpected reply to a script", r->where);
+    else if (rep->elements == 0 || rep->element[0]->type == REDIS_REPLY_NIL)
+        rc = STORE_NOT_FOUND;
+    else if (rep->elements != 2 || parse_version(rep->element[0], &v) != 0 ||
+             rep->element[1]->type != REDIS_REPLY_INTEGER)
+        rc = store_fail(err, errsize, "store redis %s: record %s has a bad version", r->where,
+                        key);
+    if (rc == STORE_OK) {
+        if (len)
+            *len = (size_t)rep->element[1]->integer;
+        if (version)
+            *version = v;
+    }
+    freeReplyObject(rep);
+    return rc;
+}
+
 static int redis_get(void *st, const char *key, char **data, size_t *len, uint64_t *version,
                      char *err, size_t errsize)
 {
     redis_store *r = st;
+    /* Without data, its length alone (HSTRLEN) instead of its bytes: a replica
+     * that has the session cached asks only whether it is still current. */
     const char *argv[] = {"HMGET", key, "data", "version"};
     size_t lens[] = {5, strlen(key), 4, 7};
+    if (!data)
+        return version_only(r, key, len, version, err, errsize);
     redisReply *rep = command(r, 4, argv, lens, err, errsize);
     if (!rep)
         return STORE_ERROR;
@@ -318,18 +364,15 @@ static int redis_get(void *st, const char *key, char **data, size_t *len, uint64
         rc = store_fail(err, errsize, "store redis %s: record %s has no data", r->where, key);
     } else {
         redisReply *d = rep->element[0];
-        char *end;
-        uint64_t v = strtoull(rep->element[1]->str, &end, 10);
-        if (*end || end == rep->element[1]->str)
+        uint64_t v = 0;
+        if (parse_version(rep->element[1], &v) != 0)
             rc = store_fail(err, errsize, "store redis %s: record %s has a bad version", r->where,
                             key);
-        else if (data && !(*data = malloc(d->len + 1)))
+        else if (!(*data = malloc(d->len + 1)))
             rc = store_fail(err, errsize, "store redis %s: out of memory", r->where);
         if (rc == STORE_OK) {
-            if (data) {
-                memcpy(*data, d->str, d->len);
-                (*data)[d->len] = 0;
-            }
+            memcpy(*data, d->str, d->len);
+            (*data)[d->len] = 0;
             if (len)
                 *len = d->len;
             if (version)

@@ -77,6 +77,12 @@ TEST(records)
     CHECK_INT(store_get(S, key, NULL, NULL, &v, err, sizeof(err)), STORE_OK,
               "a get of the version alone");
     CHECK_INT(v, 2, "the version alone");
+    len = 0;
+    CHECK_INT(store_get(S, key, NULL, &len, &v, err, sizeof(err)), STORE_OK,
+              "a get of the version and length without the bytes");
+    CHECK(len == 6 && v == 2, "the length and version without the bytes");
+    CHECK_INT(store_get(S, K("absent"), NULL, &len, &v, err, sizeof(err)), STORE_NOT_FOUND,
+              "the version of an absent record");
     CHECK_INT(store_put(S, key, NULL, 0, 2, 0, &v, err, sizeof(err)), STORE_OK,
               "an empty record");
     CHECK_INT(store_get(S, key, &data, &len, &v, err, sizeof(err)), STORE_OK, "read empty");
