@@ -12,9 +12,11 @@
 #include <hiredis/hiredis.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define POOL_MAX 8
 #define CONNECT_TIMEOUT_S 2
@@ -149,12 +151,9 @@ static void give_back(redis_store *r, redisContext *c, int broken)
         redisFree(drop[i]);
 }
 
-/* Sends one command: its reply (the caller frees it with freeReplyObject), or
- * NULL with err set (no connection, or Redis answered an error). A connection
- * that broke is replaced and the command sent once more: every command here
- * may be repeated (a write compares its version, a lease its owner). */
-static redisReply *command(redis_store *r, int argc, const char **argv, const size_t *lens,
-                           char *err, size_t errsize)
+/* Sends one command on a lent connection, retrying once on a new one. */
+static redisReply *command_once_more(redis_store *r, int argc, const char **argv,
+                                     const size_t *lens, char *err, size_t errsize)
 {
     for (int attempt = 0; attempt < 2; attempt++) {
         redisContext *c = acquire(r, err, errsize);
@@ -175,6 +174,34 @@ static redisReply *command(redis_store *r, int argc, const char **argv, const si
         give_back(r, c, 1);
     }
     return NULL;
+}
+
+/* Sends one command: its reply (the caller frees it with freeReplyObject), or
+ * NULL with err set (no connection, or Redis answered an error). A connection
+ * that broke is replaced and the command sent once more: every command here
+ * may be repeated (a write compares its version, a lease its owner). hiredis
+ * writes with write(), so a write to a connection Redis reset raises SIGPIPE:
+ * it is blocked on this thread meanwhile and taken if it came, so that it
+ * never ends the program (which may not ignore SIGPIPE). */
+static redisReply *command(redis_store *r, int argc, const char **argv, const size_t *lens,
+                           char *err, size_t errsize)
+{
+    sigset_t pipe_set, old;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    redisReply *rep = command_once_more(r, argc, argv, lens, err, errsize);
+    if (!sigismember(&old, SIGPIPE)) {
+        /* A write raises SIGPIPE on the thread that wrote: one pending now is
+         * this thread's own. */
+        struct timespec zero = {0, 0};
+        sigset_t pending;
+        while (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) &&
+               sigtimedwait(&pipe_set, NULL, &zero) > 0) {
+        }
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    return rep;
 }
 
 /* Runs a Lua script on one key: its integer reply into *out. */

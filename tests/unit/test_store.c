@@ -825,6 +825,28 @@ TEST(redis_broken_connection)
     store_delete(S, K("r"), err, sizeof(err));
 }
 
+/* A connection Redis closed, written to at length: the write after the peer's
+ * reset raises SIGPIPE, which must not end the process (it is the store's to
+ * take, on its thread), and the write goes through on a new connection. */
+TEST(redis_sigpipe)
+{
+    char err[256], cmd[256];
+    uint64_t v;
+    size_t big = 8u << 20;
+    char *b = calloc(1, big);
+    CHECK_INT(store_put(S, K("r"), "x", 1, 0, 0, &v, err, sizeof(err)), STORE_OK,
+              "a write makes the pooled connection");
+    snprintf(cmd, sizeof(cmd), "redis-cli -p %d CLIENT KILL TYPE normal >/dev/null 2>&1",
+             redis_port);
+    CHECK(system(cmd) == 0, "every client's connection killed");
+    sleep_ms(100);
+    CHECK_INT(store_put(S, K("r"), b, big, 1, 0, &v, err, sizeof(err)), STORE_OK,
+              "an 8 MiB write on the dead connection goes through on a new one");
+    CHECK_INT(v, 2, "once");
+    free(b);
+    store_delete(S, K("r"), err, sizeof(err));
+}
+
 /* Databases are apart; a key used as one kind and then as another is an error
  * that says so, not a crash. */
 TEST(redis_db)
@@ -922,6 +944,7 @@ int main(void)
             RUN_ON("redis", redis_open_errors);
             RUN_ON("redis", redis_db);
             RUN_ON("redis", redis_broken_connection);
+            RUN_ON("redis", redis_sigpipe);
             RUN_ON("redis", redis_restart);
             store_close(S);
         }
