@@ -76,11 +76,11 @@ HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 # transports), a library of its own beside libcapsa, built on include/capsa.h
 # only, so that an embedder of the core links none of it.
 NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http mcp_client mcp_client_http \
-	store store_dir store_redis
+	store store_dir store_redis serve
 NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
-NET_LIBS   := -lmicrohttpd -lcurl -ljansson -lhiredis -lpthread
+NET_LIBS   := -lmicrohttpd -lcurl -ljansson -lhiredis -lcrypto -lpthread
 # The capsa program (cli/), and what it links besides libcapsa.
-CLI_SRCS   := capsa run repl opts tools mcp
+CLI_SRCS   := capsa run repl opts tools mcp serve
 CLI_OBJS   := $(CLI_SRCS:%=$(OBJ)/cli-%.o)
 CLI_LIBS   := $(BUILD)/libcapsa-net.a $(NET_LIBS) -ledit
 

@@ -1,6 +1,6 @@
 /* The capsa command: `capsa run` (JavaScript) and `capsa shell` (shell command
- * lines) in a sandbox (cli/run.c, cli/repl.c), and `capsa mcp`, the MCP server
- * (cli/mcp.c), with host tools that are external commands and the capabilities
+ * lines) in a sandbox (cli/run.c, cli/repl.c), `capsa mcp`, the MCP server
+ * (cli/mcp.c), `capsa serve`, sessions over HTTP (cli/serve.c), with host tools that are external commands and the capabilities
  * that allow them (cli/tools.c). Built on include/capsa.h only. */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -11,6 +11,7 @@
 #include "mcp.h"
 #include "opts.h"
 #include "run.h"
+#include "serve.h"
 
 static const char usage_text[] =
     "usage: capsa run [options] FILE [ARG...]  run a JavaScript file (-e CODE: run\n"
@@ -19,6 +20,9 @@ static const char usage_text[] =
     "                                          run shell command lines in the\n"
     "                                          sandbox (none: interactive)\n"
     "       capsa mcp [options]                serve MCP (stdio, or --http)\n"
+    "       capsa serve --http [HOST:]PORT [options]\n"
+    "                                          serve sessions over HTTP, kept in a\n"
+    "                                          store that replicas share\n"
     "       capsa COMMAND --help               the options of COMMAND\n"
     "       capsa --help | --version\n"
     "\n"
@@ -54,5 +58,7 @@ int main(int argc, char **argv)
         return cli_run(argc - 1, argv + 1, 1);
     if (strcmp(cmd, "mcp") == 0)
         return cli_mcp(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cli_serve(argc - 1, argv + 1);
     return cli_usage("unknown command '%s'", cmd);
 }

@@ -222,11 +222,7 @@ static int parse(mcp_opts *o, int argc, char **argv, int *done)
                                  v);
             break;
         default: {
-            int st = cli_limit_option(&o->sandbox, c, v);
-            if (st == 1)
-                st = cli_tool_option(&o->t, c, v);
-            if (st == 1)
-                return cli_getopt_error(c, argv, mcp_long);
+            int st = cli_shared_option(&o->sandbox, &o->t, c, v, argv, mcp_long);
             if (st)
                 return st;
             break;
@@ -269,23 +265,11 @@ static char *read_token(const char *file, int *bad)
  * way. Returns the exit status. */
 static int serve_http(const mcp_opts *o, mcp_server *srv)
 {
-    char host[256] = "127.0.0.1";
-    const char *port_s = o->http, *colon = strrchr(o->http, ':');
-    if (o->http[0] == '[') {
-        const char *end = strchr(o->http, ']');
-        if (!end || end[1] != ':' || (size_t)(end - o->http) >= sizeof(host))
-            return cli_usage("--http wants [HOST:]PORT, not '%s'", o->http);
-        snprintf(host, sizeof(host), "%.*s", (int)(end - o->http - 1), o->http + 1);
-        port_s = end + 2;
-    } else if (colon) {
-        if ((size_t)(colon - o->http) >= sizeof(host) || colon == o->http)
-            return cli_usage("--http wants [HOST:]PORT, not '%s'", o->http);
-        snprintf(host, sizeof(host), "%.*s", (int)(colon - o->http), o->http);
-        port_s = colon + 1;
-    }
-    uint64_t port;
-    if (cli_parse_count(port_s, 0, 65535, &port) != 0)
-        return cli_usage("--http wants a port from 0 to 65535, not '%s'", port_s);
+    char host[256];
+    uint16_t port;
+    int st = cli_parse_listen(o->http, host, sizeof(host), &port);
+    if (st)
+        return st;
     int bad;
     char *token = read_token(o->token_file, &bad);
     if (bad)
@@ -293,7 +277,7 @@ static int serve_http(const mcp_opts *o, mcp_server *srv)
     mcp_http_config cfg;
     memset(&cfg, 0, sizeof(cfg));
     cfg.http.host = host;
-    cfg.http.port = (uint16_t)port;
+    cfg.http.port = port;
     cfg.http.token = token;
     cfg.http.origins = o->origins;
     cfg.http.n_origins = (size_t)o->n_origins;

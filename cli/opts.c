@@ -116,6 +116,29 @@ int cli_parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     return 0;
 }
 
+int cli_parse_listen(const char *v, char *host, size_t size, uint16_t *port)
+{
+    const char *port_s = v, *colon = strrchr(v, ':');
+    snprintf(host, size, "127.0.0.1");
+    if (v[0] == '[') {
+        const char *end = strchr(v, ']');
+        if (!end || end[1] != ':' || (size_t)(end - v) >= size)
+            return cli_usage("--http wants [HOST:]PORT, not '%s'", v);
+        snprintf(host, size, "%.*s", (int)(end - v - 1), v + 1);
+        port_s = end + 2;
+    } else if (colon) {
+        if ((size_t)(colon - v) >= size || colon == v)
+            return cli_usage("--http wants [HOST:]PORT, not '%s'", v);
+        snprintf(host, size, "%.*s", (int)(colon - v), v);
+        port_s = colon + 1;
+    }
+    uint64_t n;
+    if (cli_parse_count(port_s, 0, 65535, &n) != 0)
+        return cli_usage("--http wants a port from 0 to 65535, not '%s'", port_s);
+    *port = (uint16_t)n;
+    return 0;
+}
+
 int cli_limit_option(capsa_options *o, int c, const char *v)
 {
     uint64_t n;
@@ -309,6 +332,15 @@ int cli_wants_json(int argc, char **argv)
 }
 
 /* ---- tools and capabilities ------------------------------------------------------- */
+
+int cli_shared_option(capsa_options *limits, cli_tool_opts *t, int c, const char *v, char **argv,
+                      const struct option *longs)
+{
+    int st = cli_limit_option(limits, c, v);
+    if (st == 1)
+        st = cli_tool_option(t, c, v);
+    return st == 1 ? cli_getopt_error(c, argv, longs) : st;
+}
 
 int cli_tool_option(cli_tool_opts *t, int c, const char *v)
 {

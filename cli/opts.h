@@ -29,6 +29,11 @@ int cli_parse_seconds(const char *s, double lo, double hi, double *out);
 /* A whole number without a unit in [lo, hi]. Returns 0 with *out, or -1. */
 int cli_parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
+/* The value of --http: [HOST:]PORT, [V6]:PORT, HOST 127.0.0.1 unless given,
+ * into host[0..size) and *port. Returns 0, or a usage error's status after
+ * saying what is wrong. */
+int cli_parse_listen(const char *v, char *host, size_t size, uint16_t *port);
+
 /* The limits every command that runs code takes: --memory, --timeout, --fuel,
  * --max-output, --disk. Their getopt_long codes and entries: */
 enum { CLI_OPT_MEMORY = 1100, CLI_OPT_TIMEOUT, CLI_OPT_FUEL, CLI_OPT_MAX_OUTPUT, CLI_OPT_DISK };
@@ -122,6 +127,12 @@ enum {
 /* Takes getopt_long's option c with value v when it is one of them: 0 when taken,
  * 1 when c is not one of them, or a usage error's status. */
 int cli_tool_option(cli_tool_opts *t, int c, const char *v);
+
+/* The rest of a command's getopt_long loop: c as a limit (into *limits) or a
+ * tool option (into *t), else getopt's error for argv and longs. Returns 0 when
+ * taken, or a usage error's status. */
+int cli_shared_option(capsa_options *limits, cli_tool_opts *t, int c, const char *v, char **argv,
+                      const struct option *longs);
 
 /* ---- the audit file ---------------------------------------------------------------- */
 

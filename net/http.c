@@ -44,6 +44,7 @@ int http_random_id(char *out, size_t size)
 
 typedef struct route {
     char *method, *path;
+    size_t prefix; /* a prefix route: the bytes of path to match; 0: exact */
     http_handler fn;
     void *ud;
 } route;
@@ -58,6 +59,7 @@ struct http_server {
     size_t max_body;
     unsigned max_connections;
     int loopback;
+    int handler_auth, json_errors;
     route routes[MAX_ROUTES];
     size_t n_routes;
 };
@@ -66,6 +68,7 @@ struct http_request {
     http_server *srv;
     struct MHD_Connection *conn;
     const char *method;
+    const char *url;
     const route *route;
     char *body;
     size_t len, cap;
@@ -149,7 +152,7 @@ static unsigned check_request(http_server *s, struct MHD_Connection *c, const ch
             return MHD_HTTP_FORBIDDEN;
         }
     }
-    if (s->token) {
+    if (s->token && !s->handler_auth) {
         const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
         if (!auth || strncasecmp(auth, "Bearer ", 7) != 0 || !same_secret(auth + 7, s->token)) {
             *why = "401 Unauthorized: a bearer token is required\n";
@@ -161,13 +164,39 @@ static unsigned check_request(http_server *s, struct MHD_Connection *c, const ch
 
 /* ---- answers --------------------------------------------------------------------- */
 
-static enum MHD_Result queue_text(struct MHD_Connection *c, unsigned status, const char *text)
+/* The code of a refusal's JSON error object. */
+static const char *status_code_name(unsigned status)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
-                                                             MHD_RESPMEM_PERSISTENT);
+    switch (status) {
+    case MHD_HTTP_UNAUTHORIZED: return "unauthorized";
+    case MHD_HTTP_FORBIDDEN: return "forbidden";
+    case MHD_HTTP_NOT_FOUND: return "not_found";
+    case MHD_HTTP_METHOD_NOT_ALLOWED: return "method_not_allowed";
+    case MHD_HTTP_CONTENT_TOO_LARGE: return "too_large";
+    default: return "internal";
+    }
+}
+
+/* Answers a refusal: text ("STATUS Reason: why\n"), or under json_errors the
+ * same words as {"error":{"code","message"}}. */
+static enum MHD_Result queue_text(http_server *s, struct MHD_Connection *c, unsigned status,
+                                  const char *text)
+{
+    char json[512];
+    int is_json = s && s->json_errors;
+    if (is_json) {
+        const char *why = strchr(text, ' ') ? strchr(text, ' ') + 1 : text;
+        size_t n = strcspn(why, "\n\"\\");
+        snprintf(json, sizeof(json), "{\"error\":{\"code\":\"%s\",\"message\":\"%.*s\"}}\n",
+                 status_code_name(status), (int)(n > 400 ? 400 : n), why);
+    }
+    struct MHD_Response *r =
+        is_json ? MHD_create_response_from_buffer(strlen(json), json, MHD_RESPMEM_MUST_COPY)
+                : MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                            is_json ? "application/json" : "text/plain; charset=utf-8");
     if (status == MHD_HTTP_UNAUTHORIZED)
         MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
     enum MHD_Result rc = MHD_queue_response(c, status, r);
@@ -259,6 +288,29 @@ const char *http_header(http_request *req, const char *name)
     return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
 }
 
+const char *http_path(http_request *req)
+{
+    return req->url;
+}
+
+const char *http_query(http_request *req, const char *name)
+{
+    return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+long http_bearer(http_request *req, const char *const *tokens, size_t n)
+{
+    const char *auth = http_header(req, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (!auth || strncasecmp(auth, "Bearer ", 7) != 0)
+        return -1;
+    long found = -1;
+    for (size_t i = 0; i < n; i++) { /* every one compared: the time says nothing */
+        if (same_secret(auth + 7, tokens[i]) && found < 0)
+            found = (long)i;
+    }
+    return found;
+}
+
 const char *http_body(http_request *req, size_t *len)
 {
     if (len)
@@ -284,12 +336,18 @@ int http_accepts(const char *value, const char *type)
 static const route *find_route(http_server *s, const char *method, const char *url, int *path_known)
 {
     *path_known = 0;
-    for (size_t i = 0; i < s->n_routes; i++) {
-        if (strcmp(s->routes[i].path, url) != 0)
-            continue;
-        *path_known = 1;
-        if (strcmp(s->routes[i].method, method) == 0)
-            return &s->routes[i];
+    for (int pass = 0; pass < 2; pass++) { /* exact routes, then prefix ones */
+        for (size_t i = 0; i < s->n_routes; i++) {
+            const route *r = &s->routes[i];
+            if (pass == 0 ? r->prefix || strcmp(r->path, url) != 0
+                          : !r->prefix || strncmp(r->path, url, r->prefix) != 0)
+                continue;
+            *path_known = 1;
+            if (strcmp(r->method, method) == 0)
+                return r;
+        }
+        if (*path_known)
+            return NULL;
     }
     return NULL;
 }
@@ -304,21 +362,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         const char *why = NULL;
         unsigned status = check_request(s, c, &why);
         if (status)
-            return queue_text(c, status, why);
+            return queue_text(s, c, status, why);
         int known;
         const route *r = find_route(s, method, url, &known);
         if (!r)
-            return queue_text(c, known ? MHD_HTTP_METHOD_NOT_ALLOWED : MHD_HTTP_NOT_FOUND,
+            return queue_text(s, c, known ? MHD_HTTP_METHOD_NOT_ALLOWED : MHD_HTTP_NOT_FOUND,
                               known ? "405 Method Not Allowed\n" : "404 Not Found\n");
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > s->max_body)
-            return queue_text(c, MHD_HTTP_CONTENT_TOO_LARGE, "413 Payload Too Large\n");
+            return queue_text(s, c, MHD_HTTP_CONTENT_TOO_LARGE, "413 Payload Too Large\n");
         req = calloc(1, sizeof(*req));
         if (!req)
             return MHD_NO;
         req->srv = s;
         req->conn = c;
         req->method = method;
+        req->url = url;
         req->route = r;
         *con_cls = req;
         return MHD_YES;
@@ -346,10 +405,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     if (req->too_big)
-        return queue_text(c, MHD_HTTP_CONTENT_TOO_LARGE, "413 Payload Too Large\n");
+        return queue_text(s, c, MHD_HTTP_CONTENT_TOO_LARGE, "413 Payload Too Large\n");
     req->route->fn(req->route->ud, req);
     if (!req->resp)
-        return queue_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "500 Internal Server Error\n");
+        return queue_text(s, c, MHD_HTTP_INTERNAL_SERVER_ERROR, "500 Internal Server Error\n");
     enum MHD_Result rc = MHD_queue_response(c, req->status, req->resp);
     MHD_destroy_response(req->resp);
     req->resp = NULL;
@@ -386,6 +445,8 @@ http_server *http_server_new(const http_config *cfg, char *err, size_t errsize)
     s->max_body = cfg->max_body ? cfg->max_body : DEFAULT_MAX_BODY;
     s->max_connections = cfg->max_connections ? cfg->max_connections : DEFAULT_MAX_CONNECTIONS;
     s->loopback = http_host_is_loopback(s->host);
+    s->handler_auth = cfg->handler_auth;
+    s->json_errors = cfg->json_errors;
     s->origins = cfg->n_origins ? calloc(cfg->n_origins, sizeof(char *)) : NULL;
     int nomem = !s->host || (cfg->token && !s->token) || (cfg->n_origins && !s->origins);
     for (size_t i = 0; !nomem && i < cfg->n_origins; i++) {
@@ -397,7 +458,7 @@ http_server *http_server_new(const http_config *cfg, char *err, size_t errsize)
         http_server_free(s);
         return NULL;
     }
-    if (!s->loopback && !s->token) {
+    if (!s->loopback && !s->token && !s->handler_auth) {
         snprintf(err, errsize, "%s is not a loopback address: a bearer token is required", s->host);
         http_server_free(s);
         return NULL;
@@ -414,6 +475,8 @@ int http_route(http_server *s, const char *method, const char *path, http_handle
     r->path = strdup(path);
     r->fn = fn;
     r->ud = ud;
+    size_t n = strlen(path);
+    r->prefix = n && path[n - 1] == '*' ? n - 1 : 0;
     if (!r->method || !r->path) {
         free(r->method);
         free(r->path);
@@ -421,6 +484,11 @@ int http_route(http_server *s, const char *method, const char *path, http_handle
     }
     s->n_routes++;
     return 0;
+}
+
+static size_t keep_escaped(void *cls, struct MHD_Connection *c, char *s)
+{
+    return strlen(s);
 }
 
 int http_server_start(http_server *s, char *err, size_t errsize)
@@ -451,6 +519,9 @@ int http_server_start(http_server *s, char *err, size_t errsize)
                                  /* A connection that sends nothing for this long is
                                     closed (a handler at work does not count). */
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_CONNECTION_S,
+                                 /* Paths and query values reach the handlers as
+                                    sent: they decode them (http_path). */
+                                 MHD_OPTION_UNESCAPE_CALLBACK, keep_escaped, NULL,
                                  MHD_OPTION_END);
     if (!s->daemon) {
         snprintf(err, errsize, "cannot listen on %s port %u (taken, or not an address of this "

@@ -29,6 +29,14 @@ typedef struct http_config {
     size_t n_origins;
     size_t max_body;          /* bytes of a request body; 0: 4 MiB */
     unsigned max_connections; /* open connections; 0: 512 */
+    int handler_auth;         /* the handlers check the bearer tokens themselves
+                                 (http_bearer: several tokens, one per tenant);
+                                 token must then be NULL, and any address may be
+                                 bound: the caller refuses a non-loopback one
+                                 without tokens */
+    int json_errors;          /* the refusals made before a handler runs (401,
+                                 403, 404, 405, 413) answer the JSON object
+                                 {"error":{"code","message"}} instead of text */
 } http_config;
 
 typedef struct http_server http_server;
@@ -42,8 +50,10 @@ typedef void (*http_handler)(void *ud, http_request *req);
 /* Makes a server (not yet listening). On failure returns NULL with err set. */
 http_server *http_server_new(const http_config *cfg, char *err, size_t errsize);
 
-/* Adds a route: requests for path (exact) with method go to fn; other methods on
- * a known path get 405, unknown paths 404. Before http_server_start. 0 or -1. */
+/* Adds a route: requests for path (exact; or, when path ends in '*', every path
+ * that starts with what comes before it) with method go to fn; other methods on
+ * a known path get 405, unknown paths 404. Exact routes win over prefix ones.
+ * Before http_server_start. 0 or -1. */
 int http_route(http_server *s, const char *method, const char *path, http_handler fn, void *ud);
 
 /* Starts listening. Returns 0, or -1 with err set (the address is taken, ...). */
@@ -64,6 +74,17 @@ void http_server_free(http_server *s);
 const char *http_method(http_request *req);
 const char *http_header(http_request *req, const char *name);
 const char *http_body(http_request *req, size_t *len);
+
+/* The request's path as sent (without the query; not percent-decoded: the
+ * handler decodes it, so that "%2F" or "%00" cannot pass for something else),
+ * and the raw value of query argument name (NULL when absent; "" for a bare
+ * name). Valid during the handler. */
+const char *http_path(http_request *req);
+const char *http_query(http_request *req, const char *name);
+
+/* Which of tokens[0..n) the request's "Authorization: Bearer TOKEN" names
+ * (compared in constant time), or -1 when it names none or has none. */
+long http_bearer(http_request *req, const char *const *tokens, size_t n);
 
 /* Whether the comma-separated list of media types in header value lists type
  * (parameters ignored; "*\/ *" and "type/ *" do not count: the caller names them). */

@@ -688,7 +688,7 @@ static json_t *tool_result(const char *text, size_t len, json_t *structured, int
     return r;
 }
 
-static const char *status_name(int rc)
+const char *mcp_status_name(int rc)
 {
     switch (rc) {
     case CAPSA_OK: return "ok";
@@ -799,7 +799,7 @@ static json_t *execute_result(mcp_session *ss, int rc, const capsa_result *r, do
         "{s:o, s:o, s:o, s:s, s:I, s:f, s:o, s:o, s:b}", "result", result ? result : json_null(),
         "stdout", json_stringn(o.data ? o.data : "", o.len), "stderr",
         json_stringn(e.data ? e.data : "", e.len), "status",
-        shell && rc == CAPSA_OK && exit_code != 0 ? "error" : status_name(rc), "tool_calls",
+        shell && rc == CAPSA_OK && exit_code != 0 ? "error" : mcp_status_name(rc), "tool_calls",
         (json_int_t)st.tool_calls, "duration_ms", ms, "exit_code",
         exit_code >= 0 ? json_integer(exit_code) : json_null(), "error", error ? error : json_null(),
         "truncated", truncated);

@@ -121,6 +121,11 @@ int mcp_is_initialize(const char *text, size_t len);
 const char *mcp_session_version(mcp_session *ss);
 int mcp_session_ready(mcp_session *ss);
 
+/* The name of a run's outcome by capsa_run's code, as the execute tool's
+ * structuredContent and capsa serve's runs report it: ok, error, timeout, fuel,
+ * trap, cancelled (interrupted), memory, invalid. A static string. */
+const char *mcp_status_name(int rc);
+
 /* Whether a protocol version is one this server speaks. */
 int mcp_version_supported(const char *version);
 

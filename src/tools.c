@@ -898,6 +898,18 @@ uint32_t capsa__tools_next_id(const capsa__tools *t)
     return t->next_id;
 }
 
+/* Whether a definition's name names the saved tool canon (kept canonical, '.'
+ * as its separator): with '/' or '.' between segments, as capsa_tool_add takes
+ * it ("a/b" registers "a.b"). */
+static int same_tool_name(const char *given, const char *canon)
+{
+    for (; *given && *canon; given++, canon++) {
+        if (*given != *canon && !(capsa__name_sep(*given) && *canon == '.'))
+            return 0;
+    }
+    return *given == *canon;
+}
+
 int capsa__tools_restore(capsa__tools *t, const capsa__tool_saved *saved, size_t n,
                          const capsa_tool_def *const *defs, size_t n_defs, uint32_t generation,
                          uint32_t next_id)
@@ -920,7 +932,7 @@ int capsa__tools_restore(capsa__tools *t, const capsa__tool_saved *saved, size_t
                                           "has an unknown size", k);
                 return CAPSA_EINVAL;
             }
-            if (strcmp(given.name, s->name) == 0) {
+            if (same_tool_name(given.name, s->name)) {
                 d.fn = given.fn;
                 d.ud = given.ud;
                 break;

@@ -362,6 +362,49 @@ TEST(budgets_and_tools_by_name)
     capsa_sandbox_free(sb);
 }
 
+/* A tool registered as "a/b" is named "a.b": the restore binds a definition
+ * named either way to it (it once matched the name literally, so such a
+ * sandbox could not be restored with its tools). */
+TEST(tools_with_slashes_rebound)
+{
+    capsa_sandbox *sb;
+    capsa_sandbox_new(engine, NULL, &sb);
+    capsa_tool_def d = def_of("svc/deep/count", tool_count, "before", 0);
+    CHECK_INT(capsa_tool_add(sb, &d), CAPSA_OK, "a tool named with '/'");
+    CHECK_INT(capsa_policy_add(sb, "svc/**", NULL, 0), CAPSA_OK, "policy");
+    size_t len;
+    char *blob = checkpoint(sb, &len);
+    const char *names[] = { "svc/deep/count", "svc.deep.count", "svc/deep.count" };
+    for (size_t i = 0; i < 3; i++) {
+        capsa_tool_def again = def_of(names[i], tool_count, "after", 0);
+        const capsa_tool_def *defs[] = { &again };
+        capsa_restore_options ro;
+        capsa_restore_options_init(&ro);
+        ro.tools = defs;
+        ro.n_tools = 1;
+        capsa_sandbox *r = NULL;
+        char msg[512];
+        CHECK_INT(capsa_sandbox_restore(engine, blob, len, &ro, &r, msg, sizeof(msg)), CAPSA_OK,
+                  names[i]);
+        if (r)
+            CHECK_STR(js_value(r, "return await tools.svc.deep.count({})"), "\"after\"",
+                      "the restored tool calls the callback bound by that name");
+        capsa_sandbox_free(r);
+    }
+    capsa_tool_def other = def_of("svc/deep/counts", tool_count, "x", 0);
+    const capsa_tool_def *odefs[] = { &other };
+    capsa_restore_options ro;
+    capsa_restore_options_init(&ro);
+    ro.tools = odefs;
+    ro.n_tools = 1;
+    capsa_sandbox *r = NULL;
+    CHECK_INT(capsa_sandbox_restore(engine, blob, len, &ro, &r, NULL, 0), CAPSA_ENOENT,
+              "a longer name does not bind it");
+    capsa_sandbox_free(r);
+    capsa_free(blob);
+    capsa_sandbox_free(sb);
+}
+
 static capsa_sandbox *callback_sb;
 static int callback_rc;
 
@@ -821,6 +864,7 @@ int main(int argc, char **argv)
     RUN(files_round_trip);
     RUN(mounts_are_reattached);
     RUN(budgets_and_tools_by_name);
+    RUN(tools_with_slashes_rebound);
     RUN(only_between_runs);
     RUN(writer_and_no_instance);
     RUN(another_process);

@@ -1,0 +1,1584 @@
+/* The /v1 API of `capsa serve` (see serve.h): the routes, the session record
+ * (a header line, the metadata as one JSON line, the checkpoint), the lease and
+ * its renewing thread, the compare-and-set write-back, the sandboxes kept loaded,
+ * and the metrics. */
+#define _GNU_SOURCE
+#include "serve.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <openssl/sha.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mcp_server.h" /* mcp_status_name */
+
+#define RECORD_MAGIC "capsa-session 1\n"
+#define DEFAULT_TTL_MS (24ull * 3600 * 1000)
+#define DEFAULT_MAX_SESSIONS 1000
+#define DEFAULT_MAX_LOADED 64
+#define LEASE_TTL_MS 10000
+#define LEASE_RENEW_MS 3000
+/* Bytes of a checkpoint's header that name its format and build: the magic,
+ * the format version and flags, the guest's build id and its image's id. */
+#define CKPT_ID_BYTES 80
+#define MAX_PAGE 100
+
+/* ---- metrics ------------------------------------------------------------------------ */
+
+static const double run_buckets[] = { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                      0.5, 1, 2.5, 5, 10, 30 };
+static const double store_buckets[] = { 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
+                                        0.01, 0.025, 0.05, 0.1, 0.5 };
+#define N_RUN_BUCKETS (sizeof(run_buckets) / sizeof(run_buckets[0]))
+#define N_STORE_BUCKETS (sizeof(store_buckets) / sizeof(store_buckets[0]))
+
+/* mcp_status_name's, and "lost" (the lease was). */
+static const char *const run_statuses[] = { "ok", "error", "timeout", "fuel", "trap",
+                                            "cancelled", "memory", "invalid", "lost" };
+#define N_STATUSES (sizeof(run_statuses) / sizeof(run_statuses[0]))
+
+typedef struct histogram {
+    uint64_t counts[16]; /* per bucket, then +Inf */
+    uint64_t n;
+    double sum;
+} histogram;
+
+/* ---- the server --------------------------------------------------------------------- */
+
+/* A sandbox loaded from a session, kept between requests while its version is
+ * still the stored one. Used by one request at a time: taken out of the cache
+ * while in use. */
+typedef struct loaded {
+    struct serve *srv;
+    char id[33];
+    uint64_t version;
+    capsa_sandbox *sb;
+    json_t *audit; /* the current run's audit lines, or NULL */
+    uint64_t used; /* when last put back (for eviction) */
+} loaded;
+
+struct serve {
+    serve_config cfg;
+    http_server *http;
+    char **tokens;
+    char (*tenants)[65]; /* each token's tenant: its SHA-256, hex */
+    size_t n_tokens;
+    capsa_tool_def *tools;
+    const capsa_tool_def **tool_ptrs;
+    char **tool_names;
+    size_t n_tools;
+    uint8_t ckpt_id[CKPT_ID_BYTES]; /* this build's checkpoint header */
+    char owner_prefix[33];          /* this replica's lease owner names start so */
+    uint64_t owner_seq;             /* atomic */
+    pthread_mutex_t lock;           /* the cache and the metrics */
+    loaded **cache;
+    size_t n_cache;
+    uint64_t tick;
+    uint64_t runs[N_STATUSES];
+    histogram run_h, store_h;
+    uint64_t denials;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The time now as RFC 3339 UTC with milliseconds. */
+static void now_iso(char out[32])
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, 32 - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+static void observe(serve *s, histogram *h, const double *bounds, size_t nb, double v)
+{
+    pthread_mutex_lock(&s->lock);
+    size_t i = 0;
+    while (i < nb && v > bounds[i])
+        i++;
+    h->counts[i]++;
+    h->n++;
+    h->sum += v;
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- the store, timed ------------------------------------------------------------------ */
+
+#define TIMED(s, call)                                                                   \
+    ({                                                                                   \
+        double t0_ = now_s();                                                            \
+        int rc_ = (call);                                                                \
+        observe((s), &(s)->store_h, store_buckets, N_STORE_BUCKETS, now_s() - t0_);      \
+        rc_;                                                                             \
+    })
+
+/* ---- answers ------------------------------------------------------------------------ */
+
+static void reply_json(http_request *req, unsigned status, json_t *o)
+{
+    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
+    json_decref(o);
+    if (!text) {
+        http_respond(req, 500, "application/json",
+                     "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}\n", 58);
+        return;
+    }
+    size_t n = strlen(text);
+    char *line = realloc(text, n + 2);
+    if (line) {
+        text = line;
+        text[n++] = '\n';
+        text[n] = '\0';
+    }
+    http_respond(req, status, "application/json", text, n);
+    free(text);
+}
+
+/* Answers {"error":{"code","message"}} with status; 409 busy and 503 say when
+ * to try again. */
+static void reply_error(http_request *req, unsigned status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void reply_error(http_request *req, unsigned status, const char *code, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (status == 503 || (status == 409 && strcmp(code, "conflict") == 0))
+        http_add_header(req, "Retry-After", "1");
+    if (status == 401)
+        http_add_header(req, "WWW-Authenticate", "Bearer");
+    reply_json(req, status, json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg));
+}
+
+static void reply_store_error(http_request *req, const char *err)
+{
+    reply_error(req, 503, "store_unavailable", "the session store is unavailable: %s", err);
+}
+
+/* ---- tenants ---------------------------------------------------------------------------- */
+
+/* The tenant of the request (its token's hash, owned by s), or NULL after the
+ * 401. Without tokens every request is the one tenant "local". */
+static const char *tenant_of(serve *s, http_request *req)
+{
+    if (s->n_tokens == 0)
+        return "local";
+    long i = http_bearer(req, (const char *const *)s->tokens, s->n_tokens);
+    if (i < 0) {
+        reply_error(req, 401, "unauthorized",
+                    http_header(req, "Authorization") ? "the bearer token is not one of this server's"
+                                                      : "a bearer token is required "
+                                                        "(Authorization: Bearer TOKEN)");
+        return NULL;
+    }
+    return s->tenants[i];
+}
+
+static void tenant_key(const char *tenant, char key[80])
+{
+    snprintf(key, 80, "t:%s", tenant);
+}
+
+/* ---- the session record ------------------------------------------------------------------ */
+
+/* A record as read: its metadata (owned) and where its checkpoint lies in the
+ * blob. */
+typedef struct record {
+    json_t *meta;
+    const char *ckpt;
+    size_t ckpt_len;
+} record;
+
+static int parse_record(const char *blob, size_t len, record *r)
+{
+    size_t m = strlen(RECORD_MAGIC);
+    memset(r, 0, sizeof(*r));
+    if (len < m || memcmp(blob, RECORD_MAGIC, m) != 0)
+        return -1;
+    const char *meta = blob + m;
+    const char *nl = memchr(meta, '\n', len - m);
+    if (!nl)
+        return -1;
+    r->meta = json_loadb(meta, (size_t)(nl - meta), JSON_REJECT_DUPLICATES, NULL);
+    if (!json_is_object(r->meta)) {
+        json_decref(r->meta);
+        r->meta = NULL;
+        return -1;
+    }
+    r->ckpt = nl + 1;
+    r->ckpt_len = len - (size_t)(r->ckpt - blob);
+    return 0;
+}
+
+/* The record of meta and the checkpoint ckpt[0..len): a new buffer (*out_len
+ * bytes) or NULL. */
+static char *make_record(json_t *meta, const char *ckpt, size_t len, size_t *out_len)
+{
+    char *m = json_dumps(meta, JSON_COMPACT);
+    if (!m)
+        return NULL;
+    size_t ml = strlen(RECORD_MAGIC), n = strlen(m);
+    char *b = malloc(ml + n + 1 + len);
+    if (b) {
+        memcpy(b, RECORD_MAGIC, ml);
+        memcpy(b + ml, m, n);
+        b[ml + n] = '\n';
+        memcpy(b + ml + n + 1, ckpt, len);
+        *out_len = ml + n + 1 + len;
+    }
+    free(m);
+    return b;
+}
+
+static void hex(const uint8_t *b, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+/* Whether the checkpoint was made by this build (the header's format, build and
+ * image ids are this server's); when not, says so in msg. */
+static int compatible(serve *s, const record *r, char *msg, size_t size)
+{
+    if (r->ckpt_len >= CKPT_ID_BYTES && memcmp(r->ckpt, s->ckpt_id, CKPT_ID_BYTES) == 0)
+        return 1;
+    const char *by = json_string_value(json_object_get(r->meta, "build"));
+    char theirs[17] = "unknown", ours[17];
+    if (r->ckpt_len >= 24)
+        hex((const uint8_t *)r->ckpt + 16, 8, theirs);
+    hex(s->ckpt_id + 16, 8, ours);
+    snprintf(msg, size,
+             "the session was saved by another build of capsa (%s, guest build %s...) and this "
+             "server is capsa %s (guest build %s...): it cannot be resumed here; serve it with "
+             "the build that saved it, or create a new session",
+             by ? by : "unknown version", theirs, capsa_version(), ours);
+    return 0;
+}
+
+/* ---- sandboxes kept loaded -------------------------------------------------------------- */
+
+static void loaded_free(loaded *l)
+{
+    if (!l)
+        return;
+    capsa_sandbox_free(l->sb);
+    json_decref(l->audit);
+    free(l);
+}
+
+/* The loaded sandbox of session id at version, taken out of the cache, or NULL
+ * (a stale one is freed). */
+static loaded *cache_take(serve *s, const char *id, uint64_t version)
+{
+    loaded *l = NULL;
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < s->n_cache; i++) {
+        if (strcmp(s->cache[i]->id, id) == 0) {
+            l = s->cache[i];
+            s->cache[i] = s->cache[--s->n_cache];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (l && l->version != version) {
+        loaded_free(l);
+        l = NULL;
+    }
+    return l;
+}
+
+/* Drops session id from the cache (deleted). */
+static void cache_drop(serve *s, const char *id)
+{
+    loaded_free(cache_take(s, id, UINT64_MAX));
+}
+
+/* Keeps l for the next request (evicting the least recently used one when full). */
+static void cache_put(serve *s, loaded *l)
+{
+    loaded *evict = NULL;
+    pthread_mutex_lock(&s->lock);
+    l->used = ++s->tick;
+    if (s->n_cache >= s->cfg.max_loaded) {
+        size_t old = 0;
+        for (size_t i = 1; i < s->n_cache; i++)
+            old = s->cache[i]->used < s->cache[old]->used ? i : old;
+        evict = s->cache[old];
+        s->cache[old] = l;
+    } else {
+        s->cache[s->n_cache++] = l;
+    }
+    pthread_mutex_unlock(&s->lock);
+    loaded_free(evict);
+}
+
+static void on_audit(void *ud, const char *line, size_t len)
+{
+    loaded *l = ud;
+    serve *s = l->srv;
+    if (l->audit) {
+        json_t *v = json_loadb(line, len, 0, NULL);
+        json_array_append_new(l->audit, v ? v : json_stringn(line, len));
+    }
+    if (memmem(line, len, "\"decision\":\"denied\"", 19))
+        __atomic_add_fetch(&s->denials, 1, __ATOMIC_RELAXED);
+    if (s->cfg.audit)
+        s->cfg.audit(s->cfg.audit_ud, l->id, line, len);
+}
+
+/* A sandbox of session id from the checkpoint of r. Returns 0 with *out, or an
+ * HTTP status after answering. */
+static int restore(serve *s, http_request *req, const char *id, uint64_t version,
+                   const record *r, loaded **out)
+{
+    loaded *l = calloc(1, sizeof(*l));
+    if (!l) {
+        reply_error(req, 500, "internal", "out of memory");
+        return 500;
+    }
+    l->srv = s;
+    l->version = version;
+    memcpy(l->id, id, 33);
+    capsa_restore_options ro;
+    capsa_restore_options_init(&ro);
+    ro.tools = s->tool_ptrs;
+    ro.n_tools = s->n_tools;
+    ro.on_audit = on_audit;
+    ro.on_audit_ud = l;
+    char msg[512];
+    int rc = capsa_sandbox_restore(s->cfg.engine, r->ckpt, r->ckpt_len, &ro, &l->sb, msg,
+                                   sizeof(msg));
+    if (rc == CAPSA_OK) {
+        *out = l;
+        return 0;
+    }
+    free(l);
+    if (rc == CAPSA_ENOENT) {
+        reply_error(req, 409, "incompatible_session",
+                    "the session uses a host tool this server does not have: %s", msg);
+        return 409;
+    }
+    if (rc == CAPSA_ENOMEM || rc == CAPSA_ETOOMANY) {
+        reply_error(req, 503, "store_unavailable", "cannot load the session now: %s", msg);
+        return 503;
+    }
+    reply_error(req, 500, "internal", "the stored session cannot be loaded: %s", msg);
+    return 500;
+}
+
+/* ---- leases ---------------------------------------------------------------------------- */
+
+/* The session a request works on: its id, lease, record and sandbox. */
+typedef struct ctx {
+    serve *s;
+    http_request *req;
+    char id[33];
+    char key[40], lease_key[40];
+    char owner[64];
+    int leased;
+    char *blob;
+    size_t len;
+    uint64_t version;
+    record rec;
+    loaded *l;
+} ctx;
+
+/* Renews a lease every LEASE_RENEW_MS while a run lasts; when it cannot (another
+ * owner has it, or the store failed for longer than the lease lives), the run
+ * is interrupted and marked lost, so that it is not written back. */
+typedef struct renewer {
+    ctx *c;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop, lost, started;
+} renewer;
+
+static void *renew_main(void *arg)
+{
+    renewer *r = arg;
+    ctx *c = r->c;
+    double last_ok = now_s();
+    pthread_mutex_lock(&r->mu);
+    while (!r->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += LEASE_RENEW_MS / 1000;
+        if (pthread_cond_timedwait(&r->cv, &r->mu, &until) != ETIMEDOUT || r->stop)
+            continue;
+        pthread_mutex_unlock(&r->mu);
+        char err[256];
+        int rc = TIMED(c->s, store_renew(c->s->cfg.store, c->lease_key, c->owner, LEASE_TTL_MS,
+                                         err, sizeof(err)));
+        double now = now_s();
+        int lost = rc == STORE_CONFLICT || rc == STORE_NOT_FOUND ||
+                   (rc == STORE_ERROR && (now - last_ok) * 1000 > LEASE_TTL_MS - 1000);
+        if (rc == STORE_OK)
+            last_ok = now;
+        pthread_mutex_lock(&r->mu);
+        if (lost) {
+            r->lost = 1;
+            capsa_interrupt(c->l->sb);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+static void renew_start(renewer *r, ctx *c)
+{
+    memset(r, 0, sizeof(*r));
+    r->c = c;
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->cv, NULL);
+    r->started = pthread_create(&r->thread, NULL, renew_main, r) == 0;
+}
+
+/* Stops the renewing; returns whether the lease was lost meanwhile. */
+static int renew_stop(renewer *r)
+{
+    pthread_mutex_lock(&r->mu);
+    r->stop = 1;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    if (r->started)
+        pthread_join(r->thread, NULL);
+    pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->cv);
+    return r->lost;
+}
+
+/* Takes the session's lease, waiting up to lease_wait_ms for another holder.
+ * Returns 0, or a status after answering. */
+static int take_lease(ctx *c)
+{
+    serve *s = c->s;
+    snprintf(c->owner, sizeof(c->owner), "%s-%llu", s->owner_prefix,
+             (unsigned long long)__atomic_add_fetch(&s->owner_seq, 1, __ATOMIC_RELAXED));
+    double until = now_s() + (double)s->cfg.lease_wait_ms / 1000;
+    for (;;) {
+        char err[256];
+        int rc = TIMED(s, store_lease(s->cfg.store, c->lease_key, c->owner, LEASE_TTL_MS, err,
+                                      sizeof(err)));
+        if (rc == STORE_OK) {
+            c->leased = 1;
+            return 0;
+        }
+        if (rc == STORE_ERROR) {
+            reply_store_error(c->req, err);
+            return 503;
+        }
+        if (now_s() >= until) {
+            reply_error(c->req, 409, "conflict",
+                        "the session is busy: another request is running in it; try again");
+            return 409;
+        }
+        struct timespec ms = { 0, 10 * 1000000 };
+        nanosleep(&ms, NULL);
+    }
+}
+
+static void ctx_end(ctx *c)
+{
+    if (c->leased) {
+        char err[256];
+        TIMED(c->s, store_release(c->s->cfg.store, c->lease_key, c->owner, err, sizeof(err)));
+    }
+    json_decref(c->rec.meta);
+    free(c->blob);
+    loaded_free(c->l);
+}
+
+/* Whether id is a session id (32 lowercase hex digits). */
+static int valid_id(const char *id, size_t n)
+{
+    if (n != 32)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'f')))
+            return 0;
+    }
+    return 1;
+}
+
+/* Opens session id for the request: its lease when lease is set, its record (of
+ * this tenant; from this build) and, when load is set, its sandbox. Returns 0,
+ * or a status after answering. */
+static int ctx_open(ctx *c, serve *s, http_request *req, const char *tenant, const char *id,
+                    size_t id_len, int lease, int load)
+{
+    memset(c, 0, sizeof(*c));
+    c->s = s;
+    c->req = req;
+    if (!valid_id(id, id_len)) {
+        reply_error(req, 404, "not_found", "no such session");
+        return 404;
+    }
+    memcpy(c->id, id, 32);
+    snprintf(c->key, sizeof(c->key), "s:%s", c->id);
+    snprintf(c->lease_key, sizeof(c->lease_key), "l:%s", c->id);
+    int st;
+    if (lease && (st = take_lease(c)) != 0)
+        return st;
+    char err[256];
+    int rc = TIMED(s, store_get(s->cfg.store, c->key, &c->blob, &c->len, &c->version, err,
+                                sizeof(err)));
+    if (rc == STORE_ERROR) {
+        reply_store_error(req, err);
+        return 503;
+    }
+    if (rc == STORE_NOT_FOUND) {
+        reply_error(req, 404, "not_found", "no such session");
+        return 404;
+    }
+    if (parse_record(c->blob, c->len, &c->rec) != 0) {
+        reply_error(req, 500, "internal", "the stored session is not a capsa serve session record");
+        return 500;
+    }
+    const char *owner = json_string_value(json_object_get(c->rec.meta, "tenant"));
+    if (!owner || strcmp(owner, tenant) != 0) {
+        reply_error(req, 404, "not_found", "no such session");
+        return 404;
+    }
+    if (!load) /* its metadata: readable, and deletable, whoever saved it */
+        return 0;
+    char msg[512];
+    if (!compatible(s, &c->rec, msg, sizeof(msg))) {
+        reply_error(req, 409, "incompatible_session", "%s", msg);
+        return 409;
+    }
+    c->l = cache_take(s, c->id, c->version);
+    return c->l ? 0 : restore(s, req, c->id, c->version, &c->rec, &c->l);
+}
+
+/* Writes the session back: a new checkpoint under the version read. On success
+ * the sandbox is kept loaded for the next request; returns 0, or a status after
+ * answering. */
+static int ctx_commit(ctx *c)
+{
+    serve *s = c->s;
+    char *ck = NULL;
+    size_t ck_len = 0;
+    int rc = capsa_checkpoint(c->l->sb, &ck, &ck_len);
+    if (rc != CAPSA_OK) {
+        reply_error(c->req, rc == CAPSA_ENOMEM ? 503 : 422,
+                    rc == CAPSA_ENOMEM ? "store_unavailable" : "invalid",
+                    "the session cannot be saved: %s (nothing was written)",
+                    capsa_errmsg(c->l->sb));
+        return 422;
+    }
+    size_t len = 0;
+    char *blob = make_record(c->rec.meta, ck, ck_len, &len);
+    capsa_free(ck);
+    if (!blob) {
+        reply_error(c->req, 500, "internal", "out of memory");
+        return 500;
+    }
+    char err[256];
+    uint64_t v = 0;
+    rc = TIMED(s, store_put(s->cfg.store, c->key, blob, len, c->version, s->cfg.session_ttl_ms,
+                            &v, err, sizeof(err)));
+    free(blob);
+    if (rc == STORE_ERROR) {
+        reply_store_error(c->req, err);
+        return 503;
+    }
+    if (rc != STORE_OK) {
+        reply_error(c->req, 409, "conflict",
+                    "the session was changed or deleted meanwhile: nothing was written");
+        return 409;
+    }
+    c->version = v;
+    c->l->version = v;
+    cache_put(s, c->l);
+    c->l = NULL;
+    return 0;
+}
+
+/* ---- bodies ------------------------------------------------------------------------------ */
+
+/* The request's body as a JSON object (an empty body: {}), or NULL after the 400. */
+static json_t *body_object(http_request *req)
+{
+    size_t len;
+    const char *body = http_body(req, &len);
+    if (len == 0)
+        return json_object();
+    json_error_t e;
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
+    if (!o) {
+        reply_error(req, 400, "bad_request", "the body is not JSON: line %d column %d: %s",
+                    e.line, e.column, e.text);
+        return NULL;
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        reply_error(req, 400, "bad_request", "the body must be a JSON object");
+        return NULL;
+    }
+    return o;
+}
+
+/* Whether body has no field but those named (a NULL-terminated list); else
+ * answers the 400. */
+static int only_fields(http_request *req, json_t *body, const char *const *names, const char *list)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(body, k, v) {
+        size_t i = 0;
+        while (names[i] && strcmp(names[i], k) != 0)
+            i++;
+        if (!names[i]) {
+            reply_error(req, 400, "bad_request", "unknown field \"%s\" (%s)", k, list);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The limits of a new session: the server's, lowered by the request's "limits"
+ * object. Returns 0, or a status after answering. */
+static int session_limits(serve *s, http_request *req, json_t *lim, capsa_options *o)
+{
+    *o = s->cfg.limits;
+    if (!lim)
+        return 0;
+    if (!json_is_object(lim)) {
+        reply_error(req, 400, "bad_request", "\"limits\" must be an object");
+        return 400;
+    }
+    const char *k;
+    json_t *v;
+    json_object_foreach(lim, k, v) {
+        if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 1e15) {
+            reply_error(req, 422, "invalid", "limits.%s must be a number from 0", k);
+            return 422;
+        }
+        double x = json_number_value(v);
+        uint64_t *field, max, want;
+        const char *unit = "bytes";
+        if (strcmp(k, "memory") == 0)
+            field = &o->memory_limit;
+        else if (strcmp(k, "disk") == 0)
+            field = &o->fs_max_bytes;
+        else if (strcmp(k, "max_output") == 0)
+            field = &o->max_output;
+        else if (strcmp(k, "fuel") == 0)
+            field = &o->fuel, unit = "units";
+        else if (strcmp(k, "timeout") == 0)
+            field = &o->timeout_ms, unit = "seconds", x *= 1000;
+        else {
+            reply_error(req, 422, "invalid",
+                        "unknown limit \"%s\" (memory, timeout, disk, max_output, fuel)", k);
+            return 422;
+        }
+        max = *field;
+        want = (uint64_t)x;
+        /* 0 is "none" for the time and the fuel: more than any maximum. */
+        int unlimited = (field == &o->fuel || field == &o->timeout_ms) && want == 0;
+        if ((max && (unlimited || want > max)) || (!unlimited && want == 0)) {
+            if (want == 0 && !unlimited)
+                reply_error(req, 422, "invalid", "limits.%s must be above 0", k);
+            else
+                reply_error(req, 422, "invalid",
+                            "limits.%s is over the server's maximum (%llu %s)", k,
+                            (unsigned long long)(field == &o->timeout_ms ? max / 1000 : max), unit);
+            return 422;
+        }
+        *field = want;
+    }
+    if (o->fs_max_file > o->fs_max_bytes)
+        o->fs_max_file = o->fs_max_bytes;
+    return 0;
+}
+
+static json_t *limits_json(const capsa_options *o)
+{
+    return json_pack("{s:I,s:f,s:I,s:I,s:I}", "memory", (json_int_t)o->memory_limit, "timeout",
+                     (double)o->timeout_ms / 1000, "disk", (json_int_t)o->fs_max_bytes,
+                     "max_output", (json_int_t)o->max_output, "fuel", (json_int_t)o->fuel);
+}
+
+/* ---- POST /v1/sessions, GET /v1/sessions ------------------------------------------------ */
+
+/* How many sessions the tenant's index holds, dropping those that expired.
+ * Returns the count, or -1 after the 503. */
+static long count_sessions(serve *s, http_request *req, const char *tkey, size_t stop)
+{
+    char err[256], **m = NULL;
+    size_t n = 0;
+    int rc = TIMED(s, store_index_list(s->cfg.store, tkey, NULL, stop, &m, &n, err, sizeof(err)));
+    if (rc != STORE_OK) {
+        reply_store_error(req, err);
+        return -1;
+    }
+    long live = (long)n;
+    if (n >= stop) { /* at the limit: the expired ones do not count */
+        live = 0;
+        for (size_t i = 0; i < n; i++) {
+            char key[64], *b = NULL;
+            size_t bl;
+            uint64_t v;
+            snprintf(key, sizeof(key), "s:%s", m[i]);
+            rc = TIMED(s, store_get(s->cfg.store, key, &b, &bl, &v, err, sizeof(err)));
+            free(b);
+            if (rc == STORE_NOT_FOUND)
+                TIMED(s, store_index_remove(s->cfg.store, tkey, m[i], err, sizeof(err)));
+            else
+                live++;
+        }
+    }
+    store_free_members(m, n);
+    return live;
+}
+
+static void create_session(serve *s, http_request *req, const char *tenant)
+{
+    json_t *body = body_object(req);
+    if (!body)
+        return;
+    capsa_options o;
+    json_t *policy = json_object_get(body, "policy");
+    static const char *const fields[] = { "limits", "policy", NULL };
+    if (!only_fields(req, body, fields, "limits, policy") ||
+        session_limits(s, req, json_object_get(body, "limits"), &o) != 0) {
+        json_decref(body);
+        return;
+    }
+    char tkey[80];
+    tenant_key(tenant, tkey);
+    long live = count_sessions(s, req, tkey, s->cfg.max_sessions);
+    if (live < 0) {
+        json_decref(body);
+        return;
+    }
+    if ((size_t)live >= s->cfg.max_sessions) {
+        reply_error(req, 429, "too_many_sessions",
+                    "this tenant has %ld sessions, the server's maximum: delete some first", live);
+        json_decref(body);
+        return;
+    }
+    loaded *l = calloc(1, sizeof(*l));
+    ctx c;
+    memset(&c, 0, sizeof(c));
+    c.s = s;
+    c.req = req;
+    c.l = l;
+    if (!l || http_random_id(c.id, sizeof(c.id)) != 0) {
+        reply_error(req, 500, "internal", "out of memory or random bytes");
+        goto out;
+    }
+    l->srv = s;
+    memcpy(l->id, c.id, 33);
+    o.on_audit = on_audit;
+    o.on_audit_ud = l;
+    int rc = capsa_sandbox_new(s->cfg.engine, &o, &l->sb);
+    if (rc != CAPSA_OK) {
+        reply_error(req, 503, "store_unavailable", "cannot make a sandbox now: %s",
+                    capsa_errstr(rc));
+        goto out;
+    }
+    if (s->cfg.setup && s->cfg.setup(s->cfg.setup_ud, l->sb) != 0) {
+        reply_error(req, 500, "internal", "the server's tools cannot be set up");
+        goto out;
+    }
+    if (policy) {
+        char *text = json_is_object(policy) ? json_dumps(policy, JSON_COMPACT) : NULL;
+        rc = text ? capsa_policy_set(l->sb, text, strlen(text)) : CAPSA_EINVAL;
+        free(text);
+        if (rc != CAPSA_OK) {
+            reply_error(req, 422, "invalid", "policy: %s",
+                        json_is_object(policy) ? capsa_errmsg(l->sb) : "must be an object");
+            goto out;
+        }
+    }
+    char now[32];
+    now_iso(now);
+    c.rec.meta = json_pack("{s:s,s:s,s:s,s:n,s:i,s:o,s:{s:f,s:i,s:i}}", "tenant", tenant, "build",
+                           capsa_version(), "created", now, "last_run", "runs", 0, "limits",
+                           limits_json(&o), "usage", "wall_ms", 0.0, "tool_calls", 0, "fuel", 0);
+    snprintf(c.key, sizeof(c.key), "s:%s", c.id);
+    c.version = 0;
+    if (!c.rec.meta) {
+        reply_error(req, 500, "internal", "out of memory");
+        goto out;
+    }
+    if (ctx_commit(&c) != 0)
+        goto out;
+    char err[256];
+    rc = TIMED(s, store_index_add(s->cfg.store, tkey, c.id, err, sizeof(err)));
+    if (rc != STORE_OK) {
+        TIMED(s, store_delete(s->cfg.store, c.key, err, sizeof(err)));
+        cache_drop(s, c.id);
+        reply_store_error(req, err);
+        goto out;
+    }
+    reply_json(req, 201, json_pack("{s:s}", "id", c.id));
+out:
+    json_decref(body);
+    ctx_end(&c);
+}
+
+/* A raw query value as a whole number in [0, max], or def when absent; -1 when
+ * malformed. */
+static long long query_count(http_request *req, const char *name, long long def, long long max)
+{
+    const char *v = http_query(req, name);
+    if (!v)
+        return def;
+    char *end;
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    if (!*v || *end || errno || n < 0 || n > max)
+        return -1;
+    return n;
+}
+
+static void list_sessions(serve *s, http_request *req, const char *tenant)
+{
+    const char *after = http_query(req, "after");
+    long long limit = query_count(req, "limit", 50, MAX_PAGE);
+    if (limit < 1 || (after && *after && !valid_id(after, strlen(after)))) {
+        reply_error(req, 400, "bad_request", "after must be a session id and limit 1 to %d",
+                    MAX_PAGE);
+        return;
+    }
+    char tkey[80], err[256], **m = NULL;
+    size_t n = 0;
+    tenant_key(tenant, tkey);
+    json_t *list = json_array();
+    const char *last = after;
+    char last_buf[33] = "";
+    int exhausted = 0;
+    /* Expired sessions are dropped from the index as they are met, so a page
+       may take more than one listing to fill. */
+    while (!exhausted && json_array_size(list) < (size_t)limit) {
+        int rc = TIMED(s, store_index_list(s->cfg.store, tkey, last, (size_t)limit, &m, &n, err,
+                                           sizeof(err)));
+        if (rc != STORE_OK) {
+            json_decref(list);
+            reply_store_error(req, err);
+            return;
+        }
+        exhausted = n < (size_t)limit;
+        for (size_t i = 0; i < n; i++) {
+            if (json_array_size(list) == (size_t)limit) {
+                exhausted = 0;
+                break;
+            }
+            char key[64], *b = NULL;
+            size_t bl;
+            uint64_t v;
+            snprintf(key, sizeof(key), "s:%s", m[i]);
+            snprintf(last_buf, sizeof(last_buf), "%s", m[i]);
+            rc = TIMED(s, store_get(s->cfg.store, key, &b, &bl, &v, err, sizeof(err)));
+            record r;
+            if (rc == STORE_OK && parse_record(b, bl, &r) == 0) {
+                json_array_append_new(list, json_pack("{s:s,s:O,s:O,s:O}", "id", m[i], "created",
+                                                      json_object_get(r.meta, "created"),
+                                                      "last_run",
+                                                      json_object_get(r.meta, "last_run"),
+                                                      "runs", json_object_get(r.meta, "runs")));
+                json_decref(r.meta);
+            } else if (rc == STORE_NOT_FOUND) {
+                TIMED(s, store_index_remove(s->cfg.store, tkey, m[i], err, sizeof(err)));
+            }
+            free(b);
+        }
+        store_free_members(m, n);
+        last = last_buf;
+    }
+    reply_json(req, 200, json_pack("{s:o,s:o}", "sessions", list, "next",
+                                   !exhausted ? json_string(last_buf) : json_null()));
+}
+
+/* ---- runs -------------------------------------------------------------------------------- */
+
+static void count_run(serve *s, const char *status, double secs)
+{
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < N_STATUSES; i++) {
+        if (strcmp(run_statuses[i], status) == 0)
+            s->runs[i]++;
+    }
+    pthread_mutex_unlock(&s->lock);
+    observe(s, &s->run_h, run_buckets, N_RUN_BUCKETS, secs);
+}
+
+/* Length of the valid UTF-8 sequence at p[0..n), or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    size_t k = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 && p[0] >= 0xc2 ? 2
+               : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    if (k == 0 || k > n)
+        return 0;
+    for (size_t i = 1; i < k; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    }
+    if ((k == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))) ||
+        (k == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))))
+        return 0;
+    return k;
+}
+
+/* Output as a JSON string: bytes that are not UTF-8 become U+FFFD. */
+static json_t *output_string(const char *text, size_t n)
+{
+    json_t *v = json_stringn(text, n);
+    if (v)
+        return v;
+    char *b = malloc(3 * n + 1);
+    size_t o = 0;
+    for (size_t i = 0; b && i < n;) {
+        size_t k = utf8_len((const unsigned char *)text + i, n - i);
+        if (k) {
+            memcpy(b + o, text + i, k);
+            o += k;
+            i += k;
+        } else {
+            memcpy(b + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            i++;
+        }
+    }
+    v = b ? json_stringn(b, o) : NULL;
+    free(b);
+    return v ? v : json_string("");
+}
+
+static json_t *str_or_null(const char *v)
+{
+    return v ? json_string(v) : json_null();
+}
+
+static void run_session(serve *s, http_request *req, ctx *c)
+{
+    json_t *body = body_object(req);
+    if (!body)
+        return;
+    json_t *code = json_object_get(body, "code"), *lang = json_object_get(body, "language");
+    const char *language = lang ? json_string_value(lang) : "javascript";
+    static const char *const fields[] = { "code", "language", NULL };
+    if (!only_fields(req, body, fields, "code, language")) {
+        json_decref(body);
+        return;
+    }
+    if (!json_is_string(code) || !language ||
+        (strcmp(language, "javascript") != 0 && strcmp(language, "shell") != 0)) {
+        reply_error(req, 400, "bad_request", "the body must be {\"code\": STRING, \"language\": "
+                                             "\"javascript\" (the default) or \"shell\"}");
+        json_decref(body);
+        return;
+    }
+    int shell = strcmp(language, "shell") == 0;
+    if (shell && strlen(json_string_value(code)) != json_string_length(code)) {
+        reply_error(req, 400, "bad_request", "a shell command line cannot hold a NUL");
+        json_decref(body);
+        return;
+    }
+    c->l->audit = json_array();
+    renewer rn;
+    renew_start(&rn, c);
+    double t0 = now_s();
+    const capsa_result *r = NULL;
+    int rc = shell ? capsa_shell(c->l->sb, json_string_value(code), NULL, 0, &r)
+                   : capsa_run(c->l->sb, json_string_value(code), json_string_length(code),
+                               "session.js", &r);
+    double secs = now_s() - t0;
+    int lost = renew_stop(&rn);
+    if (rc == CAPSA_PENDING) { /* a tool without a callback: not served */
+        capsa_reset(c->l->sb);
+        rc = CAPSA_EINVAL;
+        r = NULL;
+    }
+    int exit_code = r ? capsa_result_exit_code(r) : -1;
+    const char *status = lost ? "lost" : shell && rc == CAPSA_OK && exit_code != 0
+                                             ? "error" : mcp_status_name(rc);
+    count_run(s, status, secs);
+    json_t *out = json_object();
+    size_t n;
+    const char *value = r ? capsa_result_value(r) : NULL;
+    json_t *val = value ? json_loads(value, JSON_DECODE_ANY, NULL) : NULL;
+    json_object_set_new(out, "result", val ? val : json_null());
+    const char *text = r ? capsa_result_stdout(r, &n) : "";
+    json_object_set_new(out, "stdout", output_string(text, r ? n : 0));
+    text = r ? capsa_result_stderr(r, &n) : "";
+    json_object_set_new(out, "stderr", output_string(text, r ? n : 0));
+    json_object_set_new(out, "status", json_string(status));
+    if (exit_code >= 0)
+        json_object_set_new(out, "exit_code", json_integer(exit_code));
+    if (strcmp(status, "ok") != 0) {
+        const char *msg = r ? capsa_result_error_message(r) : NULL;
+        if (lost)
+            msg = "the session's lease was lost (the store was unreachable or another "
+                  "replica took it): the run was stopped and not committed";
+        json_object_set_new(out, "error",
+                            json_pack("{s:o,s:s,s:o,s:o}", "name",
+                                      str_or_null(r && !lost ? capsa_result_error_name(r) : NULL),
+                                      "message", msg ? msg : capsa_errmsg(c->l->sb), "code",
+                                      str_or_null(r && !lost ? capsa_result_error_code(r) : NULL),
+                                      "stack",
+                                      str_or_null(r && !lost ? capsa_result_error_stack(r) : NULL)));
+    }
+    json_object_set_new(out, "audit", c->l->audit);
+    c->l->audit = NULL;
+    int finished = !lost && (rc == CAPSA_OK || rc == CAPSA_ESCRIPT);
+    if (finished) {
+        capsa_stats st;
+        memset(&st, 0, sizeof(st));
+        st.struct_size = sizeof(st);
+        capsa_result_stats(r, &st);
+        char now[32];
+        now_iso(now);
+        json_t *m = c->rec.meta, *u = json_object_get(m, "usage");
+        json_object_set_new(m, "last_run", json_string(now));
+        json_object_set_new(m, "runs",
+                            json_integer(json_integer_value(json_object_get(m, "runs")) + 1));
+        if (json_is_object(u)) {
+            json_object_set_new(u, "wall_ms", json_real(json_number_value(
+                                                  json_object_get(u, "wall_ms")) + st.wall_ms));
+            json_object_set_new(u, "tool_calls",
+                                json_integer(json_integer_value(json_object_get(u, "tool_calls")) +
+                                             (json_int_t)st.tool_calls));
+            json_object_set_new(u, "fuel",
+                                json_integer(json_integer_value(json_object_get(u, "fuel")) +
+                                             (json_int_t)st.fuel_used));
+        }
+        if (ctx_commit(c) != 0) {
+            json_decref(out);
+            json_decref(body);
+            return;
+        }
+    }
+    json_object_set_new(out, "committed", json_boolean(finished));
+    json_decref(body);
+    if (lost) {
+        json_decref(out);
+        reply_error(req, 503, "store_unavailable",
+                    "the session's lease was lost during the run: it was stopped and not "
+                    "committed; try again");
+        return;
+    }
+    /* A run stopped by a limit is not committed: the sandbox it leaves is not
+       the stored session's any more, so it is not kept loaded (c->l is freed). */
+    reply_json(req, 200, out);
+}
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+/* The guest path of files/{raw}: percent-decoded, with its segments checked (no
+ * empty, "." or ".." segment, no NUL). Returns 0 with out, or -1 with why. */
+static int guest_path(const char *raw, char *out, size_t size, const char **why)
+{
+    size_t o = 0;
+    out[o++] = '/';
+    for (const char *p = raw; *p; p++) {
+        char ch = *p;
+        if (ch == '%') {
+            int hi, lo;
+            if (sscanf(p + 1, "%1x%1x", (unsigned *)&hi, (unsigned *)&lo) != 2 ||
+                !strchr("0123456789abcdefABCDEF", p[1]) || !strchr("0123456789abcdefABCDEF", p[2])) {
+                *why = "a malformed percent escape";
+                return -1;
+            }
+            ch = (char)(hi * 16 + lo);
+            p += 2;
+            if (ch == '\0') {
+                *why = "a NUL byte";
+                return -1;
+            }
+        }
+        if (o + 2 >= size) {
+            *why = "a path over 4096 bytes";
+            return -1;
+        }
+        out[o++] = ch;
+    }
+    out[o] = '\0';
+    if (o > 1 && out[o - 1] == '/') /* files/workspace/ is the directory */
+        out[--o] = '\0';
+    for (char *seg = out + 1; o > 1;) {
+        char *end = strchr(seg, '/');
+        size_t n = end ? (size_t)(end - seg) : strlen(seg);
+        if (n == 0 || (n == 1 && seg[0] == '.') || (n == 2 && seg[0] == '.' && seg[1] == '.')) {
+            *why = n ? "a '.' or '..' segment" : "an empty segment (//)";
+            return -1;
+        }
+        if (!end)
+            break;
+        seg = end + 1;
+    }
+    return 0;
+}
+
+typedef struct listing {
+    json_t *arr;
+} listing;
+
+static int list_entry(void *ud, const char *name, const capsa_file_info *info)
+{
+    listing *li = ud;
+    char when[32];
+    time_t secs = (time_t)(info->mtime_ns / 1000000000u);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    const char *type = info->type == CAPSA_DIRECTORY ? "directory"
+                       : info->type == CAPSA_SYMLINK ? "symlink" : "file";
+    json_array_append_new(li->arr, json_pack("{s:s,s:s,s:I,s:s}", "name", name, "type", type,
+                                             "size", (json_int_t)info->size, "modified", when));
+    return 0;
+}
+
+static unsigned fs_status(int rc)
+{
+    return rc == CAPSA_ENOENT ? 404 : rc == CAPSA_ENOSPC || rc == CAPSA_ETOOBIG ? 413 : 422;
+}
+
+static const char *fs_code(int rc)
+{
+    return rc == CAPSA_ENOENT ? "not_found" : rc == CAPSA_ENOSPC || rc == CAPSA_ETOOBIG ? "too_large"
+                                                                                      : "invalid";
+}
+
+/* GET files/{path}: a directory (or a symlink to one) as its JSON listing, a
+ * file as its bytes. */
+static void read_file(http_request *req, capsa_sandbox *sb, const char *path)
+{
+    capsa_file_info info;
+    memset(&info, 0, sizeof(info));
+    info.struct_size = sizeof(info);
+    int rc = capsa_fs_stat(sb, path, &info);
+    if (rc == CAPSA_OK && info.type != CAPSA_FILE) {
+        listing li = { json_array() };
+        int lrc = capsa_fs_list(sb, path, list_entry, &li);
+        if (lrc == CAPSA_OK) {
+            reply_json(req, 200, li.arr);
+            return;
+        }
+        json_decref(li.arr);
+        if (info.type == CAPSA_DIRECTORY) {
+            reply_error(req, fs_status(lrc), fs_code(lrc), "%s", capsa_errmsg(sb));
+            return;
+        }
+    }
+    char *data = NULL;
+    size_t n = 0;
+    if (rc == CAPSA_OK)
+        rc = capsa_fs_read(sb, path, &data, &n);
+    if (rc != CAPSA_OK) {
+        reply_error(req, fs_status(rc), fs_code(rc), "%s", capsa_errmsg(sb));
+        return;
+    }
+    http_respond(req, 200, "application/octet-stream", data, n);
+    capsa_free(data);
+}
+
+/* Whether the session's own code could write path: the node, or else the
+ * nearest directory above it that exists, is in a mount the guest may change.
+ * The API writes no more than the code could (never /log, /tools or /). */
+static int guest_may_write(capsa_sandbox *sb, const char *path)
+{
+    char p[4200];
+    snprintf(p, sizeof(p), "%s", path);
+    /* /log is append-only for the code: it may never replace or remove there. */
+    if (strcmp(p, "/log") == 0 || strncmp(p, "/log/", 5) == 0)
+        return 0;
+    for (;;) {
+        capsa_file_info info;
+        memset(&info, 0, sizeof(info));
+        info.struct_size = sizeof(info);
+        if (capsa_fs_stat(sb, p, &info) == CAPSA_OK)
+            return info.guest_writable && strcmp(p, "/") != 0;
+        char *slash = strrchr(p, '/');
+        if (!slash || slash == p)
+            return 0;
+        *slash = '\0';
+    }
+}
+
+static void files(serve *s, http_request *req, ctx *c, const char *method, const char *path)
+{
+    capsa_sandbox *sb = c->l->sb;
+    if (strcmp(method, "GET") == 0) {
+        /* A read changes nothing: the sandbox stays loaded at its version. */
+        read_file(req, sb, path);
+        cache_put(s, c->l);
+        c->l = NULL;
+        return;
+    }
+    if (!guest_may_write(sb, path)) {
+        reply_error(req, 422, "invalid",
+                    "%s is not writable by the session (only /workspace, /tmp and what the "
+                    "code itself may change)", path);
+        return;
+    }
+    int rc;
+    if (strcmp(method, "PUT") == 0) {
+        size_t n;
+        const char *body = http_body(req, &n);
+        rc = capsa_fs_write(sb, path, body, n);
+    } else {
+        rc = capsa_fs_remove(sb, path, 1);
+    }
+    if (rc != CAPSA_OK) {
+        reply_error(req, fs_status(rc), fs_code(rc), "%s", capsa_errmsg(sb));
+        return;
+    }
+    if (ctx_commit(c) == 0)
+        http_respond(req, 204, NULL, "", 0);
+}
+
+/* ---- audit -------------------------------------------------------------------------------- */
+
+static void audit_entries(http_request *req, ctx *c)
+{
+    long long after = query_count(req, "after", 0, 1ll << 40);
+    long long limit = query_count(req, "limit", 100, 1000);
+    if (after < 0 || limit < 1) {
+        reply_error(req, 400, "bad_request", "after must be a number from 0 and limit 1 to 1000");
+        return;
+    }
+    char *log = NULL;
+    size_t n = 0;
+    int rc = capsa_fs_read(c->l->sb, "/log/actions.jsonl", &log, &n);
+    json_t *arr = json_array();
+    long long line = 0;
+    int more = 0;
+    for (char *p = rc == CAPSA_OK ? log : NULL; p && *p;) {
+        char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len && line++ >= after) {
+            if ((long long)json_array_size(arr) == limit) {
+                more = 1;
+                break;
+            }
+            json_t *v = json_loadb(p, len, 0, NULL);
+            json_array_append_new(arr, v ? v : json_stringn(p, len));
+        }
+        p = nl ? nl + 1 : p + len;
+    }
+    capsa_free(log);
+    cache_put(c->s, c->l);
+    c->l = NULL;
+    reply_json(req, 200, json_pack("{s:o,s:o}", "entries", arr, "next",
+                                   more ? json_integer(after + limit) : json_null()));
+}
+
+/* ---- GET, DELETE /v1/sessions/{id} --------------------------------------------------------- */
+
+static void describe(http_request *req, ctx *c)
+{
+    json_t *m = c->rec.meta;
+    reply_json(req, 200, json_pack("{s:s,s:O,s:O,s:O,s:O,s:O}", "id", c->id, "created",
+                                   json_object_get(m, "created"), "last_run",
+                                   json_object_get(m, "last_run"), "runs",
+                                   json_object_get(m, "runs"), "limits",
+                                   json_object_get(m, "limits"), "usage",
+                                   json_object_get(m, "usage")));
+}
+
+static void delete_session(serve *s, http_request *req, ctx *c, const char *tenant)
+{
+    char err[256], tkey[80];
+    int rc = TIMED(s, store_delete(s->cfg.store, c->key, err, sizeof(err)));
+    if (rc == STORE_ERROR) {
+        reply_store_error(req, err);
+        return;
+    }
+    cache_drop(s, c->id);
+    tenant_key(tenant, tkey);
+    TIMED(s, store_index_remove(s->cfg.store, tkey, c->id, err, sizeof(err)));
+    if (rc == STORE_NOT_FOUND)
+        reply_error(req, 404, "not_found", "no such session");
+    else
+        http_respond(req, 204, NULL, "", 0);
+}
+
+/* ---- routing ------------------------------------------------------------------------------ */
+
+/* Everything under /v1/sessions: the collection, a session, and its run, files/
+ * and audit. */
+static void on_sessions(void *ud, http_request *req)
+{
+    serve *s = ud;
+    const char *tenant = tenant_of(s, req);
+    if (!tenant)
+        return;
+    const char *method = http_method(req);
+    const char *path = http_path(req) + strlen("/v1/sessions");
+    if (!*path || strcmp(path, "/") == 0) {
+        if (strcmp(method, "POST") == 0)
+            create_session(s, req, tenant);
+        else if (strcmp(method, "GET") == 0)
+            list_sessions(s, req, tenant);
+        else
+            reply_error(req, 405, "method_not_allowed", "%s /v1/sessions: use GET or POST", method);
+        return;
+    }
+    if (*path != '/') {
+        reply_error(req, 404, "not_found", "no such endpoint");
+        return;
+    }
+    const char *id = path + 1;
+    size_t id_len = strcspn(id, "/");
+    const char *rest = id + id_len;
+    int get = strcmp(method, "GET") == 0, del = strcmp(method, "DELETE") == 0;
+    int put = strcmp(method, "PUT") == 0, post = strcmp(method, "POST") == 0;
+    ctx c;
+    memset(&c, 0, sizeof(c));
+    if (!*rest) {
+        if (get && ctx_open(&c, s, req, tenant, id, id_len, 0, 0) == 0)
+            describe(req, &c);
+        else if (del && ctx_open(&c, s, req, tenant, id, id_len, 0, 0) == 0)
+            delete_session(s, req, &c, tenant);
+        else if (!get && !del)
+            reply_error(req, 405, "method_not_allowed", "a session takes GET or DELETE");
+    } else if (strcmp(rest, "/run") == 0) {
+        if (!post)
+            reply_error(req, 405, "method_not_allowed", "run takes POST");
+        else if (ctx_open(&c, s, req, tenant, id, id_len, 1, 1) == 0)
+            run_session(s, req, &c);
+    } else if (strcmp(rest, "/audit") == 0) {
+        if (!get)
+            reply_error(req, 405, "method_not_allowed", "audit takes GET");
+        else if (ctx_open(&c, s, req, tenant, id, id_len, 0, 1) == 0)
+            audit_entries(req, &c);
+    } else if (strncmp(rest, "/files", 6) == 0 && (rest[6] == '/' || !rest[6])) {
+        char gp[4200];
+        const char *why = NULL;
+        if (!get && !put && !del)
+            reply_error(req, 405, "method_not_allowed", "files take GET, PUT or DELETE");
+        else if (guest_path(rest[6] ? rest + 7 : "", gp, sizeof(gp), &why) != 0)
+            reply_error(req, 400, "bad_request", "the file path holds %s", why);
+        else if ((put || del) && strcmp(gp, "/") == 0)
+            reply_error(req, 400, "bad_request", "name a file under files/, not the root");
+        else if (ctx_open(&c, s, req, tenant, id, id_len, !get, 1) == 0)
+            files(s, req, &c, method, gp);
+    } else {
+        reply_error(req, 404, "not_found", "no such endpoint");
+    }
+    ctx_end(&c);
+}
+
+static void on_healthz(void *ud, http_request *req)
+{
+    serve *s = ud;
+    char err[256], *b = NULL;
+    size_t n;
+    uint64_t v;
+    int rc = TIMED(s, store_get(s->cfg.store, "healthz", &b, &n, &v, err, sizeof(err)));
+    free(b);
+    if (rc == STORE_ERROR)
+        reply_json(req, 503, json_pack("{s:s,s:s,s:s}", "status", "unavailable", "store",
+                                       "unreachable", "message", err));
+    else
+        reply_json(req, 200, json_pack("{s:s,s:s}", "status", "ok", "store", "ok"));
+}
+
+static void put_histogram(FILE *f, const char *name, const histogram *h, const double *bounds,
+                          size_t nb)
+{
+    uint64_t cum = 0;
+    for (size_t i = 0; i < nb; i++) {
+        cum += h->counts[i];
+        fprintf(f, "%s_bucket{le=\"%g\"} %llu\n", name, bounds[i], (unsigned long long)cum);
+    }
+    cum += h->counts[nb];
+    fprintf(f, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.6f\n%s_count %llu\n", name,
+            (unsigned long long)cum, name, h->sum, name, (unsigned long long)h->n);
+}
+
+static void on_metrics(void *ud, http_request *req)
+{
+    serve *s = ud;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        reply_error(req, 500, "internal", "out of memory");
+        return;
+    }
+    pthread_mutex_lock(&s->lock);
+    fputs("# HELP capsa_runs_total Runs by how they ended.\n# TYPE capsa_runs_total counter\n", f);
+    for (size_t i = 0; i < N_STATUSES; i++)
+        fprintf(f, "capsa_runs_total{status=\"%s\"} %llu\n", run_statuses[i],
+                (unsigned long long)s->runs[i]);
+    fputs("# HELP capsa_run_seconds Wall-clock time of runs.\n# TYPE capsa_run_seconds histogram\n",
+          f);
+    put_histogram(f, "capsa_run_seconds", &s->run_h, run_buckets, N_RUN_BUCKETS);
+    fprintf(f, "# HELP capsa_denials_total Tool calls the policy refused.\n"
+               "# TYPE capsa_denials_total counter\ncapsa_denials_total %llu\n",
+            (unsigned long long)__atomic_load_n(&s->denials, __ATOMIC_RELAXED));
+    fputs("# HELP capsa_store_seconds Time of each session store operation.\n"
+          "# TYPE capsa_store_seconds histogram\n", f);
+    put_histogram(f, "capsa_store_seconds", &s->store_h, store_buckets, N_STORE_BUCKETS);
+    fprintf(f, "# HELP capsa_sessions_live Sessions this replica holds loaded.\n"
+               "# TYPE capsa_sessions_live gauge\ncapsa_sessions_live %zu\n", s->n_cache);
+    pthread_mutex_unlock(&s->lock);
+    fclose(f);
+    http_respond(req, 200, "text/plain; version=0.0.4", text, len);
+    free(text);
+}
+
+static const char openapi[] =
+#include "serve_openapi.h"
+    ;
+
+static void on_openapi(void *ud, http_request *req)
+{
+    http_respond(req, 200, "application/json", openapi, sizeof(openapi) - 1);
+}
+
+/* ---- start and stop ------------------------------------------------------------------------ */
+
+/* This build's checkpoint header, from a checkpoint of a new sandbox. */
+static int learn_ckpt_id(serve *s, char *err, size_t errsize)
+{
+    capsa_sandbox *sb = NULL;
+    char *ck = NULL;
+    size_t n = 0;
+    int rc = capsa_sandbox_new(s->cfg.engine, NULL, &sb);
+    if (rc == CAPSA_OK)
+        rc = capsa_checkpoint(sb, &ck, &n);
+    if (rc == CAPSA_OK && n >= CKPT_ID_BYTES)
+        memcpy(s->ckpt_id, ck, CKPT_ID_BYTES);
+    else
+        snprintf(err, errsize, "cannot checkpoint a sandbox: %s",
+                 rc == CAPSA_OK ? "too short" : capsa_errstr(rc));
+    capsa_free(ck);
+    capsa_sandbox_free(sb);
+    return rc == CAPSA_OK && n >= CKPT_ID_BYTES ? 0 : -1;
+}
+
+serve *serve_start(const serve_config *cfg, char *err, size_t errsize)
+{
+    serve *s = calloc(1, sizeof(*s));
+    if (!s) {
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    s->cfg = *cfg;
+    pthread_mutex_init(&s->lock, NULL);
+    if (!s->cfg.session_ttl_ms)
+        s->cfg.session_ttl_ms = DEFAULT_TTL_MS;
+    if (!s->cfg.max_sessions)
+        s->cfg.max_sessions = DEFAULT_MAX_SESSIONS;
+    if (!s->cfg.max_loaded)
+        s->cfg.max_loaded = DEFAULT_MAX_LOADED;
+    if (!s->cfg.limits.fs_max_bytes) /* the library's default, made explicit: a maximum */
+        s->cfg.limits.fs_max_bytes = 64u << 20;
+    s->cfg.tools = NULL;
+    s->cfg.tokens = NULL;
+    if (!cfg->store || !cfg->engine) {
+        snprintf(err, errsize, "a store and an engine are required");
+        goto fail;
+    }
+    if (cfg->n_tokens == 0 && !http_host_is_loopback(cfg->http.host)) {
+        snprintf(err, errsize, "%s is not a loopback address: without --token-file anyone who "
+                               "can reach it could run code; give tokens, or bind 127.0.0.1",
+                 cfg->http.host);
+        goto fail;
+    }
+    s->cache = calloc(s->cfg.max_loaded, sizeof(loaded *));
+    s->tokens = calloc(cfg->n_tokens + 1, sizeof(char *));
+    s->tenants = calloc(cfg->n_tokens + 1, sizeof(*s->tenants));
+    s->tools = calloc(cfg->n_tools + 1, sizeof(capsa_tool_def));
+    s->tool_ptrs = calloc(cfg->n_tools + 1, sizeof(capsa_tool_def *));
+    s->tool_names = calloc(cfg->n_tools + 1, sizeof(char *));
+    if (!s->cache || !s->tokens || !s->tenants || !s->tools || !s->tool_ptrs || !s->tool_names)
+        goto nomem;
+    for (size_t i = 0; i < cfg->n_tokens; i++) {
+        if (!(s->tokens[i] = strdup(cfg->tokens[i])))
+            goto nomem;
+        s->n_tokens++;
+        uint8_t h[SHA256_DIGEST_LENGTH];
+        SHA256((const unsigned char *)cfg->tokens[i], strlen(cfg->tokens[i]), h);
+        hex(h, sizeof(h), s->tenants[i]);
+    }
+    for (size_t i = 0; i < cfg->n_tools; i++) {
+        s->tools[i] = cfg->tools[i];
+        if (!(s->tool_names[i] = strdup(cfg->tools[i].name ? cfg->tools[i].name : "")))
+            goto nomem;
+        s->tools[i].name = s->tool_names[i];
+        s->tools[i].description = NULL;
+        s->tools[i].parameters = NULL;
+        s->tools[i].returns = NULL;
+        s->tool_ptrs[i] = &s->tools[i];
+        s->n_tools++;
+    }
+    if (http_random_id(s->owner_prefix, sizeof(s->owner_prefix)) != 0) {
+        snprintf(err, errsize, "no random bytes");
+        goto fail;
+    }
+    if (learn_ckpt_id(s, err, errsize) != 0)
+        goto fail;
+    http_config hc = cfg->http;
+    hc.token = NULL;
+    hc.handler_auth = 1;
+    hc.json_errors = 1;
+    if (!(s->http = http_server_new(&hc, err, errsize)))
+        goto fail;
+    if (http_route(s->http, "GET", "/healthz", on_healthz, s) != 0 ||
+        http_route(s->http, "GET", "/metrics", on_metrics, s) != 0 ||
+        http_route(s->http, "GET", "/v1/openapi.json", on_openapi, s) != 0)
+        goto nomem;
+    static const char *const methods[] = { "GET", "POST", "PUT", "DELETE" };
+    for (size_t i = 0; i < 4; i++) {
+        if (http_route(s->http, methods[i], "/v1/sessions*", on_sessions, s) != 0)
+            goto nomem;
+    }
+    if (cfg->mount && cfg->mount(cfg->mount_ud, s->http, err, errsize) != 0)
+        goto fail;
+    if (http_server_start(s->http, err, errsize) != 0)
+        goto fail;
+    return s;
+nomem:
+    snprintf(err, errsize, "out of memory");
+fail:
+    serve_free(s);
+    return NULL;
+}
+
+uint16_t serve_port(const serve *s)
+{
+    return http_server_port(s->http);
+}
+
+void serve_free(serve *s)
+{
+    if (!s)
+        return;
+    http_server_free(s->http);
+    for (size_t i = 0; i < s->n_cache; i++)
+        loaded_free(s->cache[i]);
+    free(s->cache);
+    for (size_t i = 0; i < s->n_tokens; i++)
+        free(s->tokens[i]);
+    free(s->tokens);
+    free(s->tenants);
+    for (size_t i = 0; i < s->n_tools; i++)
+        free(s->tool_names[i]);
+    free(s->tool_names);
+    free(s->tools);
+    free(s->tool_ptrs);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
