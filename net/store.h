@@ -40,7 +40,9 @@ void store_close(store *s);
 const char *store_url(const store *s);
 
 /* Reads record key: *data (malloc'd, the caller frees it; NUL-terminated
- * beyond *len), *len, *version. STORE_NOT_FOUND when absent. */
+ * beyond *len), *len, *version. STORE_NOT_FOUND when absent. Each of data, len
+ * and version may be NULL; without data the bytes are not read at all (a cached
+ * copy's version is checked cheaply). */
 int store_get(store *s, const char *key, char **data, size_t *len, uint64_t *version,
               char *err, size_t errsize);
 

@@ -141,10 +141,11 @@ static int replace_file(dir_store *d, int dirfd, const char *name, const char *h
     return STORE_OK;
 }
 
-/* Reads the whole of dirfd/name into *buf (malloc'd, NUL-terminated beyond
- * *len). STORE_NOT_FOUND when there is no such file. */
-static int read_file(dir_store *d, int dirfd, const char *name, char **buf, size_t *len,
-                     char *err, size_t errsize)
+/* Reads up to max bytes of dirfd/name into *buf (malloc'd, NUL-terminated
+ * beyond *len); *whole (when not NULL) is the file's size. STORE_NOT_FOUND when
+ * there is no such file. */
+static int read_file(dir_store *d, int dirfd, const char *name, size_t max, char **buf,
+                     size_t *len, size_t *whole, char *err, size_t errsize)
 {
     *buf = NULL;
     *len = 0;
@@ -160,7 +161,9 @@ static int read_file(dir_store *d, int dirfd, const char *name, char **buf, size
         close(fd);
         return STORE_ERROR;
     }
-    size_t size = (size_t)st.st_size, got = 0;
+    size_t size = (size_t)st.st_size < max ? (size_t)st.st_size : max, got = 0;
+    if (whole)
+        *whole = (size_t)st.st_size;
     char *b = malloc(size + 1);
     if (!b) {
         close(fd);
@@ -211,14 +214,16 @@ static int parse_header(const char *buf, size_t len, const char *magic, char sep
     return 0;
 }
 
-/* Reads record key: its version, expiry and (when data) bytes. A record that
- * has expired is still returned here: callers decide. */
+/* Reads record key: its version, expiry and, when data, bytes (else only its
+ * header is read; *len is still set). A record that has expired is still
+ * returned here: callers decide. */
 static int read_record(dir_store *d, const char *key, uint64_t *version, uint64_t *expires,
                        char **data, size_t *len, char *err, size_t errsize)
 {
     char *buf;
-    size_t n, rest;
-    int rc = read_file(d, d->records, key, &buf, &n, err, errsize);
+    size_t n, rest, whole;
+    int rc = read_file(d, d->records, key, data ? SIZE_MAX : HEADER_MAX, &buf, &n, &whole, err,
+                       errsize);
     if (rc != STORE_OK)
         return rc;
     if (parse_header(buf, n, RECORD_MAGIC, '\n', version, expires, &rest) != 0) {
@@ -226,11 +231,11 @@ static int read_record(dir_store *d, const char *key, uint64_t *version, uint64_
         return store_fail(err, errsize, "store %s: record %s is corrupt (no valid header)",
                           d->path, key);
     }
+    if (len)
+        *len = whole - rest;
     if (data) {
         memmove(buf, buf + rest, n - rest + 1);
         *data = buf;
-        if (len)
-            *len = n - rest;
     } else {
         free(buf);
     }
@@ -263,17 +268,10 @@ static void sweep(dir_store *d)
     }
     struct dirent *de;
     while ((de = readdir(dir)) != NULL) {
-        if (de->d_name[0] == '.')
-            continue;
-        char head[HEADER_MAX];
+        char e[8];
         uint64_t v, exp;
-        size_t rest;
-        int rfd = openat(d->records, de->d_name, O_RDONLY | O_CLOEXEC);
-        if (rfd < 0)
-            continue;
-        ssize_t n = pread(rfd, head, sizeof(head), 0);
-        close(rfd);
-        if (n > 0 && parse_header(head, (size_t)n, RECORD_MAGIC, '\n', &v, &exp, &rest) == 0 &&
+        if (de->d_name[0] != '.' &&
+            read_record(d, de->d_name, &v, &exp, NULL, NULL, e, sizeof(e)) == STORE_OK &&
             expired(exp))
             remove_if_expired(d, de->d_name);
     }
@@ -388,7 +386,7 @@ static int dir_get(void *st, const char *key, char **data, size_t *len, uint64_t
     uint64_t v, exp;
     char *buf = NULL;
     size_t n = 0;
-    int rc = read_record(d, key, &v, &exp, &buf, &n, err, errsize);
+    int rc = read_record(d, key, &v, &exp, data ? &buf : NULL, &n, err, errsize);
     if (rc != STORE_OK)
         return rc;
     if (expired(exp)) {
@@ -398,8 +396,6 @@ static int dir_get(void *st, const char *key, char **data, size_t *len, uint64_t
     }
     if (data)
         *data = buf;
-    else
-        free(buf);
     if (len)
         *len = n;
     if (version)
@@ -475,7 +471,7 @@ static int read_lease(dir_store *d, const char *key, char *owner, size_t size, c
     char *buf;
     size_t n, rest;
     uint64_t exp, zero;
-    int rc = read_file(d, d->leases, key, &buf, &n, err, errsize);
+    int rc = read_file(d, d->leases, key, SIZE_MAX, &buf, &n, NULL, err, errsize);
     if (rc != STORE_OK)
         return rc;
     if (parse_header(buf, n, LEASE_MAGIC, ' ', &exp, &zero, &rest) != 0 || n - rest < 2 ||

@@ -12,9 +12,11 @@
 #include <hiredis/hiredis.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define POOL_MAX 8
 #define CONNECT_TIMEOUT_S 2
@@ -149,12 +151,9 @@ static void give_back(redis_store *r, redisContext *c, int broken)
         redisFree(drop[i]);
 }
 
-/* Sends one command: its reply (the caller frees it with freeReplyObject), or
- * NULL with err set (no connection, or Redis answered an error). A connection
- * that broke is replaced and the command sent once more: every command here
- * may be repeated (a write compares its version, a lease its owner). */
-static redisReply *command(redis_store *r, int argc, const char **argv, const size_t *lens,
-                           char *err, size_t errsize)
+/* Sends one command on a lent connection, retrying once on a new one. */
+static redisReply *command_once_more(redis_store *r, int argc, const char **argv,
+                                     const size_t *lens, char *err, size_t errsize)
 {
     for (int attempt = 0; attempt < 2; attempt++) {
         redisContext *c = acquire(r, err, errsize);
@@ -175,6 +174,34 @@ static redisReply *command(redis_store *r, int argc, const char **argv, const si
         give_back(r, c, 1);
     }
     return NULL;
+}
+
+/* Sends one command: its reply (the caller frees it with freeReplyObject), or
+ * NULL with err set (no connection, or Redis answered an error). A connection
+ * that broke is replaced and the command sent once more: every command here
+ * may be repeated (a write compares its version, a lease its owner). hiredis
+ * writes with write(), so a write to a connection Redis reset raises SIGPIPE:
+ * it is blocked on this thread meanwhile and taken if it came, so that it
+ * never ends the program (which may not ignore SIGPIPE). */
+static redisReply *command(redis_store *r, int argc, const char **argv, const size_t *lens,
+                           char *err, size_t errsize)
+{
+    sigset_t pipe_set, old;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    redisReply *rep = command_once_more(r, argc, argv, lens, err, errsize);
+    if (!sigismember(&old, SIGPIPE)) {
+        /* A write raises SIGPIPE on the thread that wrote: one pending now is
+         * this thread's own. */
+        struct timespec zero = {0, 0};
+        sigset_t pending;
+        while (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) &&
+               sigtimedwait(&pipe_set, NULL, &zero) > 0) {
+        }
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    return rep;
 }
 
 /* Runs a Lua script on one key: its integer reply into *out. */
@@ -300,12 +327,58 @@ static void *redis_open(const char *rest, char *err, size_t errsize)
     return r;
 }
 
+/* Parses a version as the scripts store it (decimal). -1 when it is not one. */
+static int parse_version(const redisReply *e, uint64_t *v)
+{
+    char *end;
+    if (e->type != REDIS_REPLY_STRING || e->len == 0 || e->str[0] < '0' || e->str[0] > '9')
+        return -1;
+    *v = strtoull(e->str, &end, 10);
+    return *end ? -1 : 0;
+}
+
+/* The version and the data's length of record key, in one transaction. */
+static int version_only(redis_store *r, const char *key, size_t *len, uint64_t *version,
+                        char *err, size_t errsize)
+{
+    static const char script_body[] =
+        "return {redis.call('HGET', KEYS[1], 'version'), redis.call('HSTRLEN', KEYS[1], 'data')}";
+    const char *argv[] = {"EVAL", script_body, "1", key};
+    size_t lens[] = {4, strlen(script_body), 1, strlen(key)};
+    redisReply *rep = command(r, 4, argv, lens, err, errsize);
+    if (!rep)
+        return STORE_ERROR;
+    uint64_t v = 0;
+    int rc = STORE_OK;
+    /* An absent version comes back as a nil (Lua's false). */
+    if (rep->type != REDIS_REPLY_ARRAY)
+        rc = store_fail(err, errsize, "store redis %s: unexpected reply to a script", r->where);
+    else if (rep->elements == 0 || rep->element[0]->type == REDIS_REPLY_NIL)
+        rc = STORE_NOT_FOUND;
+    else if (rep->elements != 2 || parse_version(rep->element[0], &v) != 0 ||
+             rep->element[1]->type != REDIS_REPLY_INTEGER)
+        rc = store_fail(err, errsize, "store redis %s: record %s has a bad version", r->where,
+                        key);
+    if (rc == STORE_OK) {
+        if (len)
+            *len = (size_t)rep->element[1]->integer;
+        if (version)
+            *version = v;
+    }
+    freeReplyObject(rep);
+    return rc;
+}
+
 static int redis_get(void *st, const char *key, char **data, size_t *len, uint64_t *version,
                      char *err, size_t errsize)
 {
     redis_store *r = st;
+    /* Without data, its length alone (HSTRLEN) instead of its bytes: a replica
+     * that has the session cached asks only whether it is still current. */
     const char *argv[] = {"HMGET", key, "data", "version"};
     size_t lens[] = {5, strlen(key), 4, 7};
+    if (!data)
+        return version_only(r, key, len, version, err, errsize);
     redisReply *rep = command(r, 4, argv, lens, err, errsize);
     if (!rep)
         return STORE_ERROR;
@@ -318,18 +391,15 @@ static int redis_get(void *st, const char *key, char **data, size_t *len, uint64
         rc = store_fail(err, errsize, "store redis %s: record %s has no data", r->where, key);
     } else {
         redisReply *d = rep->element[0];
-        char *end;
-        uint64_t v = strtoull(rep->element[1]->str, &end, 10);
-        if (*end || end == rep->element[1]->str)
+        uint64_t v = 0;
+        if (parse_version(rep->element[1], &v) != 0)
             rc = store_fail(err, errsize, "store redis %s: record %s has a bad version", r->where,
                             key);
-        else if (data && !(*data = malloc(d->len + 1)))
+        else if (!(*data = malloc(d->len + 1)))
             rc = store_fail(err, errsize, "store redis %s: out of memory", r->where);
         if (rc == STORE_OK) {
-            if (data) {
-                memcpy(*data, d->str, d->len);
-                (*data)[d->len] = 0;
-            }
+            memcpy(*data, d->str, d->len);
+            (*data)[d->len] = 0;
             if (len)
                 *len = d->len;
             if (version)

@@ -51,6 +51,13 @@ test: deps
 	@$(MAKE) --no-print-directory test-build
 	@BUILD=$(BUILD) sh tests/run.sh
 
+# The cluster test of `capsa serve` (tests/scale): Redis, haproxy and 3 replicas
+# on loopback. A target of its own, after `make test` in CI (.ci/run).
+.PHONY: test-scale
+test-scale: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh tests/scale/scale.sh
+
 # The same suites with the host built under ASan and UBSan (SANITIZE=1), in a
 # build directory of its own. The runtime handles SIGSEGV itself (guard pages):
 # ASan must leave that signal alone.
