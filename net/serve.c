@@ -130,7 +130,7 @@ static void observe(serve *s, histogram *h, const double *bounds, size_t nb, dou
 
 static void reply_json(http_request *req, unsigned status, json_t *o)
 {
-    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     if (!text) {
         http_respond(req, 500, "application/json",
@@ -315,6 +315,21 @@ static void cache_put(serve *s, loaded *l)
     loaded *evict = NULL;
     pthread_mutex_lock(&s->lock);
     l->used = ++s->tick;
+    /* A reader and a writer of one session may both put theirs back: the
+       newer version stays. */
+    for (size_t i = 0; i < s->n_cache; i++) {
+        if (strcmp(s->cache[i]->id, l->id) == 0) {
+            if (s->cache[i]->version > l->version) {
+                evict = l;
+            } else {
+                evict = s->cache[i];
+                s->cache[i] = l;
+            }
+            pthread_mutex_unlock(&s->lock);
+            loaded_free(evict);
+            return;
+        }
+    }
     if (s->n_cache >= s->cfg.max_loaded) {
         size_t old = 0;
         for (size_t i = 1; i < s->n_cache; i++)
@@ -970,31 +985,40 @@ static json_t *str_or_null(const char *v)
     return v ? json_string(v) : json_null();
 }
 
-static void run_session(serve *s, http_request *req, ctx *c)
+/* The body of a run, checked: {"code", "language"} (owned by the caller), with
+ * *shell set; or NULL after the 400. Checked before the session is loaded. */
+static json_t *run_body(http_request *req, int *shell)
 {
     json_t *body = body_object(req);
     if (!body)
-        return;
+        return NULL;
     json_t *code = json_object_get(body, "code"), *lang = json_object_get(body, "language");
     const char *language = lang ? json_string_value(lang) : "javascript";
     static const char *const fields[] = { "code", "language", NULL };
     if (!only_fields(req, body, fields, "code, language")) {
         json_decref(body);
-        return;
+        return NULL;
     }
     if (!json_is_string(code) || !language ||
         (strcmp(language, "javascript") != 0 && strcmp(language, "shell") != 0)) {
         reply_error(req, 400, "bad_request", "the body must be {\"code\": STRING, \"language\": "
                                              "\"javascript\" (the default) or \"shell\"}");
         json_decref(body);
-        return;
+        return NULL;
     }
-    int shell = strcmp(language, "shell") == 0;
-    if (shell && strlen(json_string_value(code)) != json_string_length(code)) {
+    *shell = strcmp(language, "shell") == 0;
+    if (*shell && strlen(json_string_value(code)) != json_string_length(code)) {
         reply_error(req, 400, "bad_request", "a shell command line cannot hold a NUL");
         json_decref(body);
-        return;
+        return NULL;
     }
+    return body;
+}
+
+/* Runs body's code (run_body's) in the session c opened, and answers. */
+static void run_session(serve *s, http_request *req, ctx *c, json_t *body, int shell)
+{
+    json_t *code = json_object_get(body, "code");
     c->l->audit = json_array();
     renewer rn;
     renew_start(&rn, c);
@@ -1018,6 +1042,8 @@ static void run_session(serve *s, http_request *req, ctx *c)
     size_t n;
     const char *value = r ? capsa_result_value(r) : NULL;
     json_t *val = value ? json_loads(value, JSON_DECODE_ANY, NULL) : NULL;
+    if (value && !val) /* an integer past 64 bits */
+        val = json_loads(value, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL, NULL);
     json_object_set_new(out, "result", val ? val : json_null());
     const char *text = r ? capsa_result_stdout(r, &n) : "";
     json_object_set_new(out, "stdout", output_string(text, r ? n : 0));
@@ -1054,8 +1080,8 @@ static void run_session(serve *s, http_request *req, ctx *c)
         json_object_set_new(m, "runs",
                             json_integer(json_integer_value(json_object_get(m, "runs")) + 1));
         if (json_is_object(u)) {
-            json_object_set_new(u, "wall_ms", json_real(json_number_value(
-                                                  json_object_get(u, "wall_ms")) + st.wall_ms));
+            double ms = json_number_value(json_object_get(u, "wall_ms")) + st.wall_ms;
+            json_object_set_new(u, "wall_ms", json_real((double)(long long)(ms * 1000 + 0.5) / 1000));
             json_object_set_new(u, "tool_calls",
                                 json_integer(json_integer_value(json_object_get(u, "tool_calls")) +
                                              (json_int_t)st.tool_calls));
@@ -1065,12 +1091,10 @@ static void run_session(serve *s, http_request *req, ctx *c)
         }
         if (ctx_commit(c) != 0) {
             json_decref(out);
-            json_decref(body);
             return;
         }
     }
     json_object_set_new(out, "committed", json_boolean(finished));
-    json_decref(body);
     if (lost) {
         json_decref(out);
         reply_error(req, 503, "store_unavailable",
@@ -1354,10 +1378,13 @@ static void on_sessions(void *ud, http_request *req)
         else if (!get && !del)
             reply_error(req, 405, "method_not_allowed", "a session takes GET or DELETE");
     } else if (strcmp(rest, "/run") == 0) {
+        int shell = 0;
+        json_t *body = NULL;
         if (!post)
             reply_error(req, 405, "method_not_allowed", "run takes POST");
-        else if (ctx_open(&c, s, req, tenant, id, id_len, 1, 1) == 0)
-            run_session(s, req, &c);
+        else if ((body = run_body(req, &shell)) && ctx_open(&c, s, req, tenant, id, id_len, 1, 1) == 0)
+            run_session(s, req, &c, body, shell);
+        json_decref(body);
     } else if (strcmp(rest, "/audit") == 0) {
         if (!get)
             reply_error(req, 405, "method_not_allowed", "audit takes GET");

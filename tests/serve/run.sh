@@ -19,6 +19,9 @@ tmp=$(mktemp -d)
 pid=""
 redis_pid=""
 stop() {
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+        bad "the server (pid $pid) was still running when stopped" "$(tail -n 5 "$tmp/server.err")"
+    fi
     if [ -n "$pid" ]; then
         kill "$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
@@ -168,7 +171,8 @@ expect "a run stopped by the time limit is not committed" 'timeout false' \
     "$(jq -r '.status + " " + (.committed | tostring)' "$tmp/body")"
 run "$A" "$id" 'return typeof n === "number" ? n : "lost"' >/dev/null
 expect "the session is as the last finished run left it" 42 "$(jq -r .result "$tmp/body")"
-run "$A" "$id" 'return "\u00e9" + String.fromCharCode(0xd800)' >/dev/null
+run "$A" "$id" 'return 12345678901234567890' >/dev/null
+expect "a result past 64-bit integers is still a number, to the last digit" 12345678901234567168 "$(jq -r '.result | tostring' "$tmp/body" | awk '{ printf "%.0f", $1 }')"
 expect "output that is not UTF-8 still makes JSON" 200 "$(run "$A" "$id" 'process.stdout.write(Buffer.from([0xff, 0x41]))')"
 expect "with U+FFFD for the bad byte" "$(printf '\357\277\275A')" "$(jq -r .stdout "$tmp/body")"
 
