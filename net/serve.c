@@ -60,6 +60,7 @@ typedef struct loaded {
     uint64_t version;
     capsa_sandbox *sb;
     json_t *audit; /* the current run's audit lines, or NULL */
+    json_t *meta;  /* the session's metadata at version */
     uint64_t used; /* when last put back (for eviction) */
 } loaded;
 
@@ -279,6 +280,7 @@ static void loaded_free(loaded *l)
         return;
     capsa_sandbox_free(l->sb);
     json_decref(l->audit);
+    json_decref(l->meta);
     free(l);
 }
 
@@ -380,6 +382,7 @@ static int restore(serve *s, http_request *req, const char *id, uint64_t version
     int rc = capsa_sandbox_restore(s->cfg.engine, r->ckpt, r->ckpt_len, &ro, &l->sb, msg,
                                    sizeof(msg));
     if (rc == CAPSA_OK) {
+        l->meta = json_deep_copy(r->meta);
         *out = l;
         return 0;
     }
@@ -553,8 +556,25 @@ static int ctx_open(ctx *c, serve *s, http_request *req, const char *tenant, con
     if (lease && (st = take_lease(c)) != 0)
         return st;
     char err[256];
-    int rc = TIMED(s, store_get(s->cfg.store, c->key, &c->blob, &c->len, &c->version, err,
-                                sizeof(err)));
+    int rc;
+    if (load) {
+        /* A sandbox kept loaded at the stored version needs only the version
+           read, not the record. */
+        rc = TIMED(s, store_get(s->cfg.store, c->key, NULL, NULL, &c->version, err, sizeof(err)));
+        loaded *l = rc == STORE_OK ? cache_take(s, c->id, c->version) : NULL;
+        if (l) {
+            const char *owner = json_string_value(json_object_get(l->meta, "tenant"));
+            if (!owner || strcmp(owner, tenant) != 0 || !(c->rec.meta = json_deep_copy(l->meta))) {
+                cache_put(s, l);
+                reply_error(req, 404, "not_found", "no such session");
+                return 404;
+            }
+            c->l = l;
+            return 0;
+        }
+    }
+    rc = TIMED(s, store_get(s->cfg.store, c->key, &c->blob, &c->len, &c->version, err,
+                            sizeof(err)));
     if (rc == STORE_ERROR) {
         reply_store_error(req, err);
         return 503;
@@ -622,6 +642,8 @@ static int ctx_commit(ctx *c)
     }
     c->version = v;
     c->l->version = v;
+    json_decref(c->l->meta);
+    c->l->meta = json_deep_copy(c->rec.meta);
     cache_put(s, c->l);
     c->l = NULL;
     return 0;
