@@ -61,7 +61,7 @@ $(BENCH_UNMETERED)/capsa_bench: bench/capsa_bench.c bench/bench.h $(HOST_SRCS:%=
 	$(CC) $(BENCH_CFLAGS) bench/capsa_bench.c -o $@ $(HOST_SRCS:%=$(OBJ)/%.o) \
 		$(BENCH_UNMETERED)/guest-module.o $(HOST_LIBS)
 
-.PHONY: bench-build bench-deps bench-quick bench-mcp
+.PHONY: bench-build bench-deps bench-quick bench-mcp bench-serve
 bench-build: all $(BENCH_BIN)/native_qjs $(BENCH_BIN)/capsa_bench $(BENCH_UNMETERED)/capsa_bench
 
 # gnuplot for the chart and the peers' pinned npm packages; never fatal (the rows
@@ -81,6 +81,12 @@ BENCH_MCP_RUN = @BENCH_CAPSA=$(BUILD)/capsa BENCH_MCP_NODE=$(BUILD)/mcp-node \
 	BENCH_MCP_JSON=$(BUILD)/bench-mcp.json BENCH_MCP_CALLS=$(BENCH_MCP_CALLS) \
 	BENCH_MCP_SESSIONS=$(BENCH_MCP_SESSIONS) sh bench/mcp.sh
 
+# The capsa serve rows (bench/serve.sh): one replica over a redis-server of its
+# own and over a dir: store, timed over HTTP.
+BENCH_SERVE_REQUESTS ?= 1000
+BENCH_SERVE_RUN = @BENCH_CAPSA=$(BUILD)/capsa BENCH_SERVE_JSON=$(BUILD)/bench-serve.json \
+	BENCH_SERVE_REQUESTS=$(BENCH_SERVE_REQUESTS) sh bench/serve.sh
+
 BENCH_RUN = @BENCH_BIN=$(BENCH_BIN) BENCH_UNMETERED=$(BENCH_UNMETERED)/capsa_bench \
 	BENCH_CAPSA=$(BUILD)/capsa BENCH_JSON=$(BUILD)/bench.json BENCH_REPS=$(BENCH_REPS) \
 	BENCH_WARMUP=$(BENCH_WARMUP) BENCH_CYCLES=$(BENCH_CYCLES) BENCH_ROUNDS=$(BENCH_ROUNDS) \
@@ -92,6 +98,7 @@ BENCH_RUN = @BENCH_BIN=$(BENCH_BIN) BENCH_UNMETERED=$(BENCH_UNMETERED)/capsa_ben
 bench: bench-build bench-deps
 	$(BENCH_RUN)
 	$(BENCH_MCP_RUN)
+	$(BENCH_SERVE_RUN)
 
 # The same table with fewer repetitions: under a minute once everything is built.
 # Fewer than 10,000 sandboxes, so that target is left to make bench.
@@ -102,10 +109,16 @@ bench-quick: BENCH_ROUNDS := 1
 bench-quick: BENCH_SANDBOXES := 1000
 bench-quick: BENCH_PROCESS_RUNS := 10
 bench-quick: BENCH_MCP_CALLS := 200
+bench-quick: BENCH_SERVE_REQUESTS := 200
 bench-quick: bench-build bench-deps
 	$(BENCH_RUN)
 	$(BENCH_MCP_RUN)
+	$(BENCH_SERVE_RUN)
 
 # The MCP rows alone.
 bench-mcp: all bench-deps
 	$(BENCH_MCP_RUN)
+
+# The capsa serve rows alone.
+bench-serve: all
+	$(BENCH_SERVE_RUN)

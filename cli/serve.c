@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../net/http.h"
+#include "../net/mcp_server.h"
 #include "../net/serve.h"
 #include "../net/store.h"
 #include "capsa.h"
@@ -212,13 +213,20 @@ static int setup_sandbox(void *ud, capsa_sandbox *sb)
     return cli_tools_apply(ud, sb, NULL);
 }
 
+/* The MCP sessions' sandboxes (/mcp) get the same tools and policy. */
+static int setup_mcp_sandbox(void *ud, capsa_sandbox *sb, uint64_t *generation)
+{
+    return cli_tools_apply(ud, sb, generation);
+}
+
 static void write_audit(void *ud, const char *session, const char *line, size_t len)
 {
     cli_audit_write(session, line, len);
 }
 
-/* Serves until SIGINT or SIGTERM. Returns the exit status. */
-static int run_server(const serve_opts *o, serve_config *cfg, const char *host)
+/* Serves until SIGINT or SIGTERM; idle /mcp sessions expire on the way.
+ * Returns the exit status. */
+static int run_server(serve_config *cfg, const char *host)
 {
     sigset_t sigs;
     sigemptyset(&sigs);
@@ -235,8 +243,9 @@ static int run_server(const serve_opts *o, serve_config *cfg, const char *host)
     int v6 = strchr(host, ':') != NULL;
     fprintf(stderr, "capsa serve: serving http://%s%s%s:%u (store %s)\n", v6 ? "[" : "", host,
             v6 ? "]" : "", (unsigned)serve_port(s), store_url(cfg->store));
-    int sig;
-    sigwait(&sigs, &sig);
+    struct timespec second = { 1, 0 };
+    while (sigtimedwait(&sigs, NULL, &second) < 0)
+        serve_expire(s);
     fprintf(stderr, "capsa serve: stopping\n");
     serve_free(s);
     return 0;
@@ -258,6 +267,7 @@ int cli_serve(int argc, char **argv)
     cli_tools *tools = NULL;
     capsa_engine *engine = NULL;
     store *st = NULL;
+    mcp_server *mcp = NULL;
     char *token_buf = NULL;
     static const char *tokens[MAX_TOKENS];
     size_t n_tokens = 0;
@@ -303,8 +313,22 @@ int cli_serve(int argc, char **argv)
     cfg.session_ttl_ms = (uint64_t)(o.ttl_s * 1000);
     cfg.lease_wait_ms = (uint64_t)(o.lease_wait_s * 1000);
     cfg.max_sessions = (size_t)o.max_sessions;
-    status = run_server(&o, &cfg, host);
+    mcp_server_config mc;
+    memset(&mc, 0, sizeof(mc));
+    mc.engine = engine;
+    mc.sandbox = o.limits;
+    mc.setup = setup_mcp_sandbox;
+    mc.setup_ud = tools;
+    mc.audit = cfg.audit;
+    mc.max_message = (size_t)o.max_body;
+    if (mcp_server_new(&mc, &mcp, err, sizeof(err)) != 0) {
+        cli_error("%s", err);
+        goto out;
+    }
+    cfg.mcp = mcp;
+    status = run_server(&cfg, host);
 out:
+    mcp_server_free(mcp);
     capsa_engine_free(engine);
     store_close(st);
     cli_tools_free(tools);

@@ -390,21 +390,41 @@ static void on_delete(void *ud, http_request *req)
     http_respond(req, 204, NULL, "", 0);
 }
 
-mcp_http *mcp_http_start(mcp_server *srv, const mcp_http_config *cfg, char *err, size_t errsize)
+mcp_http *mcp_http_new(mcp_server *srv, const mcp_http_config *cfg, char *err, size_t errsize)
 {
     mcp_http *h = calloc(1, sizeof(*h));
-    if (!h) {
-        snprintf(err, errsize, "out of memory");
-        return NULL;
+    if (h) {
+        h->srv = srv;
+        h->sessions = http_sessions_new(cfg->max_sessions ? cfg->max_sessions : DEFAULT_MAX_SESSIONS,
+                                        cfg->idle_s > 0 ? cfg->idle_s : DEFAULT_IDLE_S,
+                                        hsession_free);
     }
-    h->srv = srv;
-    h->sessions = http_sessions_new(cfg->max_sessions ? cfg->max_sessions : DEFAULT_MAX_SESSIONS,
-                                    cfg->idle_s > 0 ? cfg->idle_s : DEFAULT_IDLE_S, hsession_free);
-    if (!h->sessions) {
+    if (!h || !h->sessions) {
         snprintf(err, errsize, "out of memory");
         free(h);
         return NULL;
     }
+    return h;
+}
+
+void mcp_http_handle(mcp_http *h, http_request *req)
+{
+    const char *m = http_method(req);
+    if (strcmp(m, "POST") == 0)
+        on_post(h, req);
+    else if (strcmp(m, "GET") == 0)
+        on_get(h, req);
+    else if (strcmp(m, "DELETE") == 0)
+        on_delete(h, req);
+    else
+        http_respond(req, 405, "text/plain; charset=utf-8", "405 Method Not Allowed\n", 23);
+}
+
+mcp_http *mcp_http_start(mcp_server *srv, const mcp_http_config *cfg, char *err, size_t errsize)
+{
+    mcp_http *h = mcp_http_new(srv, cfg, err, errsize);
+    if (!h)
+        return NULL;
     http_config hc = cfg->http;
     if (!hc.max_body)
         hc.max_body = mcp_server_max_message(srv);

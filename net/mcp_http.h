@@ -22,13 +22,23 @@ typedef struct mcp_http mcp_http;
 /* Starts serving srv. On failure returns NULL with err set. */
 mcp_http *mcp_http_start(mcp_server *srv, const mcp_http_config *cfg, char *err, size_t errsize);
 
+/* The endpoint without a server of its own (cfg->http is not used), for a
+ * server that routes /mcp to mcp_http_handle after its own checks (capsa
+ * serve). On failure returns NULL with err set. */
+mcp_http *mcp_http_new(mcp_server *srv, const mcp_http_config *cfg, char *err, size_t errsize);
+
+/* Answers a request for the endpoint: POST, GET or DELETE (else 405). */
+void mcp_http_handle(mcp_http *h, http_request *req);
+
 /* The port it listens on. */
 uint16_t mcp_http_port(const mcp_http *h);
 
 /* Ends the sessions idle for too long; call it now and then (every second). */
 void mcp_http_expire(mcp_http *h);
 
-/* Stops listening, ends every session and frees h. NULL is a no-op. */
+/* Ends every session, stops listening (mcp_http_start's server), and frees h.
+ * A server that mounted it must free h before itself (h's streams end first).
+ * NULL is a no-op. */
 void mcp_http_free(mcp_http *h);
 
 #endif

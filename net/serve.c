@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mcp_http.h"
 #include "mcp_server.h" /* mcp_status_name */
 
 #define RECORD_MAGIC "capsa-session 1\n"
@@ -65,6 +66,7 @@ typedef struct loaded {
 struct serve {
     serve_config cfg;
     http_server *http;
+    mcp_http *mcp;
     char **tokens;
     char (*tenants)[65]; /* each token's tenant: its SHA-256, hex */
     size_t n_tokens;
@@ -1438,6 +1440,14 @@ static void on_metrics(void *ud, http_request *req)
     free(text);
 }
 
+/* /mcp: the MCP endpoint, for the tenants' tokens. */
+static void on_mcp(void *ud, http_request *req)
+{
+    serve *s = ud;
+    if (tenant_of(s, req))
+        mcp_http_handle(s->mcp, req);
+}
+
 static const char openapi[] =
 #include "serve_openapi.h"
     ;
@@ -1545,8 +1555,17 @@ serve *serve_start(const serve_config *cfg, char *err, size_t errsize)
         if (http_route(s->http, methods[i], "/v1/sessions*", on_sessions, s) != 0)
             goto nomem;
     }
-    if (cfg->mount && cfg->mount(cfg->mount_ud, s->http, err, errsize) != 0)
-        goto fail;
+    if (cfg->mcp) {
+        mcp_http_config mc;
+        memset(&mc, 0, sizeof(mc));
+        mc.max_sessions = cfg->mcp_max_sessions;
+        if (!(s->mcp = mcp_http_new(cfg->mcp, &mc, err, errsize)))
+            goto fail;
+        for (size_t i = 0; i < 4; i++) {
+            if (i != 2 && http_route(s->http, methods[i], "/mcp", on_mcp, s) != 0)
+                goto nomem;
+        }
+    }
     if (http_server_start(s->http, err, errsize) != 0)
         goto fail;
     return s;
@@ -1562,10 +1581,17 @@ uint16_t serve_port(const serve *s)
     return http_server_port(s->http);
 }
 
+void serve_expire(serve *s)
+{
+    if (s->mcp)
+        mcp_http_expire(s->mcp);
+}
+
 void serve_free(serve *s)
 {
     if (!s)
         return;
+    mcp_http_free(s->mcp); /* its streams end first, so that connections can be joined */
     http_server_free(s->http);
     for (size_t i = 0; i < s->n_cache; i++)
         loaded_free(s->cache[i]);

@@ -7,8 +7,9 @@
  * while the stored version is still the one it was loaded at), and writes it
  * back with compare-and-set on the version it read; a run that did not finish
  * is not written back. Tenants are bearer tokens: each sees only the sessions
- * it made. Also /healthz, /metrics (Prometheus text) and /v1/openapi.json.
- * Built on include/capsa.h, net/http.h and net/store.h. */
+ * it made. Also /healthz, /metrics (Prometheus text), /v1/openapi.json and
+ * the MCP endpoint /mcp (net/mcp_http.h). Built on include/capsa.h, net/http.h,
+ * net/store.h and net/mcp_http.h. */
 #ifndef CAPSA_NET_SERVE_H
 #define CAPSA_NET_SERVE_H
 
@@ -17,6 +18,7 @@
 
 #include "capsa.h"
 #include "http.h"
+#include "mcp_server.h"
 #include "store.h"
 
 typedef struct serve_config {
@@ -44,9 +46,12 @@ typedef struct serve_config {
        from any thread. */
     void (*audit)(void *ud, const char *session, const char *line, size_t len);
     void *audit_ud;
-    /* Called before the server listens, to add routes of its own (/mcp). */
-    int (*mount)(void *ud, http_server *h, char *err, size_t errsize);
-    void *mount_ud;
+    /* NULL, or the MCP server whose Streamable HTTP endpoint is served at /mcp
+       (not owned; outlives the server), for the tenants' tokens too. Its
+       sessions are its own, in this process's memory: a client of /mcp must
+       come back to the same replica. */
+    mcp_server *mcp;
+    size_t mcp_max_sessions; /* live /mcp sessions; 0: 100 */
     uint64_t session_ttl_ms; /* a session not written for this long expires; 0: 24 h */
     uint64_t lease_wait_ms;  /* a busy session is waited for this long before the
                                 409; 0: not at all */
@@ -63,6 +68,10 @@ serve *serve_start(const serve_config *cfg, char *err, size_t errsize);
 
 /* The port it listens on. */
 uint16_t serve_port(const serve *s);
+
+/* Ends the /mcp sessions idle for too long; call it now and then (every
+ * second). */
+void serve_expire(serve *s);
 
 /* Stops listening, waits for the requests in progress, and frees the sandboxes
  * kept loaded and s. NULL is a no-op. */

@@ -3,8 +3,10 @@
 # dir: store in a temporary directory, driven with curl and checked with jq.
 # Every endpoint and every error status, two tenants, bad bodies, path
 # traversal in files/ paths, two concurrent runs on one session (exactly one
-# 409), a session surviving a restart of the server, and a stored session from
-# another build. Prints each check and "N passed, N failed". Stops what it starts.
+# 409), a session surviving a restart of the server, a stored session from
+# another build, a replica killed mid-run (its lease lapses, its run is not
+# committed), and the same over a redis-server of its own (then stopped: 503).
+# Prints each check and "N passed, N failed". Stops what it starts.
 set -u
 BUILD=${BUILD:-build}
 case $BUILD in
@@ -15,6 +17,7 @@ pass=0
 fail=0
 tmp=$(mktemp -d)
 pid=""
+redis_pid=""
 stop() {
     if [ -n "$pid" ]; then
         kill "$pid" 2>/dev/null
@@ -22,7 +25,7 @@ stop() {
         pid=""
     fi
 }
-trap 'stop; rm -rf "$tmp"' EXIT
+trap 'stop; [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 ok() {
     pass=$((pass + 1))
@@ -270,8 +273,8 @@ expect "the rest after the cursor" 2 "$(jq '.sessions | length' "$tmp/body")"
 expect "and no cursor after the last" null "$(jq -r .next "$tmp/body")"
 
 # ---- two runs at once -------------------------------------------------------------------
-jq -n '{code: "const t = Date.now(); while (Date.now() - t < 1500) {} return 1"}' >"$tmp/slow.json"
-curl -s -o "$tmp/c1" -w '%{http_code}' -H "Authorization: Bearer $A" --data-binary "@$tmp/slow.json" \
+jq -n '{code: "{ const t = Date.now(); while (Date.now() - t < 1500) {} } return 1"}' >"$tmp/slow.json"
+curl -s -o "$tmp/c1" -D "$tmp/h1" -w '%{http_code}' -H "Authorization: Bearer $A" --data-binary "@$tmp/slow.json" \
     "$url/v1/sessions/$id/run" >"$tmp/s1" &
 c1=$!
 curl -s -o "$tmp/c2" -D "$tmp/h2" -w '%{http_code}' -H "Authorization: Bearer $A" --data-binary "@$tmp/slow.json" \
@@ -281,7 +284,7 @@ wait "$c1" "$c2"
 expect "two concurrent runs on one session: one 200 and one 409" "200 409" \
     "$(printf '%s\n%s\n' "$(cat "$tmp/s1")" "$(cat "$tmp/s2")" | sort | tr '\n' ' ' | sed 's/ $//')"
 expect_in "the 409 is conflict" '"code":"conflict"' "$(cat "$tmp/c1" "$tmp/c2")"
-expect_in "with Retry-After" "Retry-After: 1" "$(cat "$tmp/h2" "$tmp/headers")"
+expect_in "with Retry-After" "Retry-After: 1" "$(cat "$tmp/h1" "$tmp/h2")"
 expect "a run on another session meanwhile is not held up" 200 "$(run "$A" "$lid" 'return 1')"
 
 # ---- metrics ----------------------------------------------------------------------------
@@ -291,6 +294,22 @@ expect_in "the run time histogram" 'capsa_run_seconds_bucket{le="+Inf"}' "$(body
 expect_in "denials" 'capsa_denials_total 1' "$(body)"
 expect_in "store latency" 'capsa_store_seconds_count' "$(body)"
 expect_in "loaded sessions" 'capsa_sessions_live' "$(body)"
+
+# ---- /mcp on the same port ------------------------------------------------------------
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
+expect "/mcp without a token: 401" 401 "$(req - POST /mcp -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' --data-binary "$init")"
+expect "/mcp initialize with a tenant's token: 200" 200 "$(req "$A" POST /mcp -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' --data-binary "$init")"
+msid=$(sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: *\([0-9a-f]*\).*/\1/p' "$tmp/headers")
+req "$A" POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -H "Mcp-Session-Id: $msid" -H 'MCP-Protocol-Version: 2025-11-25' \
+    --data-binary '{"jsonrpc":"2.0","method":"notifications/initialized"}' >/dev/null
+req "$A" POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -H "Mcp-Session-Id: $msid" -H 'MCP-Protocol-Version: 2025-11-25' \
+    --data-binary '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute","arguments":{"code":"return await tools.demo.echo({m: 6 * 7})"}}}' >/dev/null
+expect "/mcp's execute runs with the server's tools and policy" '{"m":42}' "$(jq -c .result.structuredContent.result "$tmp/body")"
+expect "/mcp DELETE ends its session" 204 "$(req "$A" DELETE /mcp -H "Mcp-Session-Id: $msid")"
 
 # ---- delete -----------------------------------------------------------------------------
 expect "DELETE a session: 204" 204 "$(req "$A" DELETE "/v1/sessions/$lid")"
@@ -312,7 +331,8 @@ curl -s -o "$tmp/c2" -w '%{http_code}' -H "Authorization: Bearer $A" --data-bina
     "$url/v1/sessions/$id/run" >"$tmp/s2" &
 c2=$!
 wait "$c1" "$c2"
-expect "with --lease-wait the second run waits its turn" "200 200" "$(cat "$tmp/s1") $(cat "$tmp/s2")"
+expect "with --lease-wait the second run waits its turn" "200 200 1 1" \
+    "$(cat "$tmp/s1") $(cat "$tmp/s2") $(jq -r .result "$tmp/c1") $(jq -r .result "$tmp/c2")"
 
 # ---- a session saved by another build -------------------------------------------------
 rec="$store/records/s:$pid2"
@@ -329,6 +349,86 @@ else
 fi
 kill -0 "$pid" 2>/dev/null
 expect "the server is still up" 0 $?
+
+# ---- a replica killed mid-run ----------------------------------------------------------
+run "$A" "$id" 'globalThis.before_kill = 1; return 1' >/dev/null
+jq -n '{code: "globalThis.before_kill = 2; { const t = Date.now(); while (Date.now() - t < 2500) {} } return 1"}' >"$tmp/kill.json"
+curl -s -o /dev/null -H "Authorization: Bearer $A" --data-binary "@$tmp/kill.json" "$url/v1/sessions/$id/run" &
+c1=$!
+sleep 0.5
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+pid=""
+wait "$c1" 2>/dev/null
+killed_at=$(date +%s)
+start
+expect "right after, the dead replica's lease still holds the session: 409" 409 "$(run "$A" "$id" 'return before_kill')"
+status=409
+while [ "$status" = 409 ] && [ $(($(date +%s) - killed_at)) -lt 30 ]; do
+    sleep 1
+    status=$(run "$A" "$id" 'return before_kill')
+done
+expect "the lease lapses within 30 s (here $(($(date +%s) - killed_at)) s)" 200 "$status"
+expect "and the run that did not finish was not committed" 1 "$(jq -r .result "$tmp/body")"
+stop
+
+# ---- the redis:// store ---------------------------------------------------------------
+if command -v redis-server >/dev/null 2>&1; then
+    rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    mkdir -p "$tmp/redis"
+    redis-server --port "$rport" --bind 127.0.0.1 --dir "$tmp/redis" --save '' --appendonly no \
+        >"$tmp/redis.log" 2>&1 &
+    redis_pid=$!
+    for _ in $(seq 1 100); do
+        redis-cli -p "$rport" ping >/dev/null 2>&1 && break
+        sleep 0.05
+    done
+    store_url="redis://127.0.0.1:$rport/0"
+    start_redis() {
+        "$capsa" serve --http 127.0.0.1:0 --store "$store_url" --token-file "$tmp/tokens" \
+            --tools "$tmp/tools.json" --policy "$tmp/policy.json" --timeout 3s 2>"$tmp/server.err" &
+        pid=$!
+        url=""
+        for _ in $(seq 1 100); do
+            port=$(sed -n 's/.*serving http:\/\/127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$tmp/server.err")
+            [ -n "$port" ] && url="http://127.0.0.1:$port" && return 0
+            sleep 0.05
+        done
+        echo "the server did not start:"; cat "$tmp/server.err"; exit 1
+    }
+    start_redis
+    expect "redis: healthz" 200 "$(req - GET /healthz)"
+    expect "redis: create" 201 "$(req "$A" POST /v1/sessions)"
+    rid=$(jq -r .id "$tmp/body")
+    run "$A" "$rid" 'globalThis.r = 7; fs.writeFileSync("/workspace/r.txt", "redis"); return await tools.demo.echo({r})' >/dev/null
+    expect "redis: a run with a tool" '{"r":7}' "$(jq -c .result "$tmp/body")"
+    expect "redis: another tenant gets 404" 404 "$(run "$B" "$rid" 'return r')"
+    stop
+    start_redis
+    run "$A" "$rid" 'return [r, fs.readFileSync("/workspace/r.txt", "utf8")]' >/dev/null
+    expect "redis: the session survives a restart of the server" '[7,"redis"]' "$(jq -c .result "$tmp/body")"
+    curl -s -o "$tmp/c1" -w '%{http_code}' -H "Authorization: Bearer $A" --data-binary "@$tmp/slow.json" \
+        "$url/v1/sessions/$rid/run" >"$tmp/s1" &
+    c1=$!
+    curl -s -o "$tmp/c2" -w '%{http_code}' -H "Authorization: Bearer $A" --data-binary "@$tmp/slow.json" \
+        "$url/v1/sessions/$rid/run" >"$tmp/s2" &
+    c2=$!
+    wait "$c1" "$c2"
+    expect "redis: two concurrent runs: one 200 and one 409" "200 409" \
+        "$(printf '%s\n%s\n' "$(cat "$tmp/s1")" "$(cat "$tmp/s2")" | sort | tr '\n' ' ' | sed 's/ $//')"
+    req "$A" GET "/v1/sessions" >/dev/null
+    expect "redis: the tenant's list" "$rid" "$(jq -r '.sessions[0].id' "$tmp/body")"
+    kill "$redis_pid"
+    wait "$redis_pid" 2>/dev/null
+    expect "redis stopped: healthz 503" 503 "$(req - GET /healthz)"
+    expect "and a run: 503 store_unavailable" "503 store_unavailable" "$(run "$A" "$rid" 'return 1') $(code)"
+    expect_in "with Retry-After" "Retry-After:" "$(cat "$tmp/headers")"
+    kill -0 "$pid" 2>/dev/null
+    expect "the server stays up" 0 $?
+    stop
+else
+    echo "skip the redis:// store: no redis-server (deps/install.sh installs it)"
+fi
 
 stop
 echo
