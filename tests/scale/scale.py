@@ -20,6 +20,7 @@ and prints runs/s with 1 replica and with 3 (each behind haproxy). Prints a line
 a check and "N passed, N failed". Every server listens on 127.0.0.1 on a port
 picked free, and is stopped at the end.
   python3 tests/scale/scale.py        (BUILD=build; KEEP=1 keeps the logs)"""
+import ctypes
 import http.client
 import json
 import os
@@ -69,6 +70,15 @@ def free_port():
         return s.getsockname()[1]
 
 
+def die_with_parent():
+    """In a child before its exec: SIGKILL when this test ends, however it ends
+    (PR_SET_PDEATHSIG), so no server outlives it."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 class Procs:
     """The servers this test starts, each logging to a file of its own."""
 
@@ -78,7 +88,8 @@ class Procs:
 
     def start(self, name, argv):
         log = open(os.path.join(self.tmp, name + ".log"), "ab")
-        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                             preexec_fn=die_with_parent)
         log.close()
         self.procs[name] = p
         return p
