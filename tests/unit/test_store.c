@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -706,41 +707,52 @@ static int free_port(void)
     return port;
 }
 
-/* Starts redis-server on redis_port with its files in redis_dir (no
- * snapshots), and waits until it answers. 0, or -1 when it did not. */
-static int redis_start(void)
+/* Starts a redis-server on port with its files in redis_dir (no snapshots;
+ * password: --requirepass when not NULL) and waits until it answers (url, with
+ * the password in it, must open). Its pid, or -1 when it did not start. */
+static pid_t spawn_redis(int port, const char *password, const char *url)
 {
-    char port[16], log[400];
-    snprintf(port, sizeof(port), "%d", redis_port);
-    snprintf(log, sizeof(log), "%s/redis.log", redis_dir);
-    redis_pid = fork();
-    if (redis_pid == 0) {
+    char p[16], log[400];
+    snprintf(p, sizeof(p), "%d", port);
+    snprintf(log, sizeof(log), "%s/redis-%d.log", redis_dir, port);
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* It goes when this test goes, even when the test crashes. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         int null = open("/dev/null", O_RDWR);
         dup2(null, 0);
         dup2(null, 1);
-        execlp("redis-server", "redis-server", "--port", port, "--bind", "127.0.0.1", "--dir",
+        execlp("redis-server", "redis-server", "--port", p, "--bind", "127.0.0.1", "--dir",
                redis_dir, "--save", "", "--appendonly", "no", "--logfile", log, "--daemonize",
-               "no", (char *)NULL);
+               "no", "--requirepass", password ? password : "", (char *)NULL);
         _exit(127);
     }
-    if (redis_pid < 0)
+    if (pid < 0)
         return -1;
-    char url[64], err[256];
-    snprintf(url, sizeof(url), "redis://127.0.0.1:%d", redis_port);
+    char err[256];
     for (int i = 0; i < 100; i++) {
         store *s = store_open(url, err, sizeof(err));
         if (s) {
             store_close(s);
-            return 0;
+            return pid;
         }
         int status;
-        if (waitpid(redis_pid, &status, WNOHANG) == redis_pid) {
-            redis_pid = -1;
+        if (waitpid(pid, &status, WNOHANG) == pid)
             return -1;
-        }
         sleep_ms(50);
     }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
     return -1;
+}
+
+/* Starts the redis-server of the redis:// cases on redis_port. 0 or -1. */
+static int redis_start(void)
+{
+    char url[64];
+    snprintf(url, sizeof(url), "redis://127.0.0.1:%d", redis_port);
+    redis_pid = spawn_redis(redis_port, NULL, url);
+    return redis_pid > 0 ? 0 : -1;
 }
 
 static void redis_stop(void)
@@ -847,6 +859,36 @@ TEST(redis_sigpipe)
     store_delete(S, K("r"), err, sizeof(err));
 }
 
+/* A Redis that wants a password: the URL's opens it, a wrong or missing one
+ * is refused at open with a message that says so. */
+TEST(redis_auth)
+{
+    char err[256], url[128];
+    int port = free_port();
+    snprintf(url, sizeof(url), "redis://:s3cret-pass@127.0.0.1:%d/2", port);
+    pid_t pid = spawn_redis(port, "s3cret-pass", url);
+    CHECK(pid > 0, "a redis-server with a password starts");
+    if (pid <= 0)
+        return;
+    store *s = store_open(url, err, sizeof(err));
+    CHECK(s != NULL, "the right password opens it");
+    uint64_t v;
+    CHECK_INT(store_put(s, "k", "v", 1, 0, 0, &v, err, sizeof(err)), STORE_OK,
+              "and the store works");
+    store_close(s);
+    snprintf(url, sizeof(url), "redis://:wrong@127.0.0.1:%d", port);
+    CHECK(store_open(url, err, sizeof(err)) == NULL, "a wrong password");
+    CHECK_CONTAINS(err, "AUTH refused", "is refused at open");
+    snprintf(url, sizeof(url), "redis://127.0.0.1:%d", port);
+    CHECK(store_open(url, err, sizeof(err)) == NULL, "no password");
+    CHECK_CONTAINS(err, "NOAUTH", "is refused at open, saying a password is wanted");
+    snprintf(url, sizeof(url), "redis://nobody:s3cret-pass@127.0.0.1:%d", port);
+    CHECK(store_open(url, err, sizeof(err)) == NULL, "a user Redis does not know");
+    CHECK_CONTAINS(err, "AUTH refused", "is refused");
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
 /* Databases are apart; a key used as one kind and then as another is an error
  * that says so, not a crash. */
 TEST(redis_db)
@@ -943,6 +985,7 @@ int main(void)
             RUN_COMMON("redis");
             RUN_ON("redis", redis_open_errors);
             RUN_ON("redis", redis_db);
+            RUN_ON("redis", redis_auth);
             RUN_ON("redis", redis_broken_connection);
             RUN_ON("redis", redis_sigpipe);
             RUN_ON("redis", redis_restart);
