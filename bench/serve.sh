@@ -32,6 +32,7 @@ free_port() {
 
 # bench_store NAME URL: a replica over URL, timed; its rows go to $tmp/raw.
 bench_store() {
+    rm -f "$tmp/serve.err" # not left to the redirection, which the child does later
     "$capsa" serve --http 127.0.0.1:0 --store "$2" --max-sessions 1000000 2>"$tmp/serve.err" &
     serve_pid=$!
     port=""

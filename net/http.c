@@ -218,6 +218,15 @@ void http_add_header(http_request *req, const char *name, const char *value)
     req->headers[req->n_headers++][1] = v;
 }
 
+const char *http_added_header(http_request *req, const char *name)
+{
+    for (size_t i = 0; i < req->n_headers; i++) {
+        if (strcasecmp(req->headers[i][0], name) == 0)
+            return req->headers[i][1];
+    }
+    return NULL;
+}
+
 static void finish(http_request *req, struct MHD_Response *r, unsigned status, const char *type)
 {
     if (!r)

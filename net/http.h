@@ -93,6 +93,10 @@ int http_accepts(const char *value, const char *type);
 /* Adds a header to the answer (copied); before http_respond or http_stream. */
 void http_add_header(http_request *req, const char *name, const char *value);
 
+/* The value of a header added to the answer (name case-insensitive), or NULL:
+ * for a server that wraps another's handler. Valid during the handler. */
+const char *http_added_header(http_request *req, const char *name);
+
 /* Answers with status and body[0..len) (copied) of content_type (NULL: none). */
 void http_respond(http_request *req, unsigned status, const char *content_type,
                   const char *body, size_t len);

@@ -68,6 +68,13 @@ struct serve {
     serve_config cfg;
     http_server *http;
     mcp_http *mcp;
+    /* Which tenant opened each /mcp session (under lock): another tenant's id
+       is refused. At most mcp_max_sessions, the oldest dropped first. */
+    struct mcp_owner {
+        char id[33];
+        char tenant[65];
+    } *mcp_owners;
+    size_t n_mcp_owners;
     char **tokens;
     char (*tenants)[65]; /* each token's tenant: its SHA-256, hex */
     size_t n_tokens;
@@ -1489,12 +1496,41 @@ static void on_metrics(void *ud, http_request *req)
     free(text);
 }
 
-/* /mcp: the MCP endpoint, for the tenants' tokens. */
+/* /mcp: the MCP endpoint, for the tenants' tokens; a session opened by one
+ * tenant is not another's (404, as for the /v1 sessions). */
 static void on_mcp(void *ud, http_request *req)
 {
     serve *s = ud;
-    if (tenant_of(s, req))
-        mcp_http_handle(s->mcp, req);
+    const char *tenant = tenant_of(s, req);
+    if (!tenant)
+        return;
+    const char *sid = http_header(req, "Mcp-Session-Id");
+    if (sid) {
+        int mine = 0;
+        pthread_mutex_lock(&s->lock);
+        for (size_t i = 0; i < s->n_mcp_owners && !mine; i++)
+            mine = strcmp(s->mcp_owners[i].id, sid) == 0 &&
+                   strcmp(s->mcp_owners[i].tenant, tenant) == 0;
+        pthread_mutex_unlock(&s->lock);
+        if (!mine) {
+            reply_error(req, 404, "not_found", "no such MCP session");
+            return;
+        }
+    }
+    mcp_http_handle(s->mcp, req);
+    const char *opened = sid ? NULL : http_added_header(req, "Mcp-Session-Id");
+    if (opened && strlen(opened) == 32) {
+        pthread_mutex_lock(&s->lock);
+        size_t max = s->cfg.mcp_max_sessions;
+        if (s->n_mcp_owners == max) { /* the oldest goes (its session most likely expired) */
+            memmove(s->mcp_owners, s->mcp_owners + 1, (max - 1) * sizeof(*s->mcp_owners));
+            s->n_mcp_owners--;
+        }
+        struct mcp_owner *o = &s->mcp_owners[s->n_mcp_owners++];
+        memcpy(o->id, opened, 33);
+        snprintf(o->tenant, sizeof(o->tenant), "%s", tenant);
+        pthread_mutex_unlock(&s->lock);
+    }
 }
 
 static const char openapi[] =
@@ -1607,7 +1643,11 @@ serve *serve_start(const serve_config *cfg, char *err, size_t errsize)
     if (cfg->mcp) {
         mcp_http_config mc;
         memset(&mc, 0, sizeof(mc));
-        mc.max_sessions = cfg->mcp_max_sessions;
+        if (!s->cfg.mcp_max_sessions)
+            s->cfg.mcp_max_sessions = 100;
+        mc.max_sessions = s->cfg.mcp_max_sessions;
+        if (!(s->mcp_owners = calloc(mc.max_sessions, sizeof(*s->mcp_owners))))
+            goto nomem;
         if (!(s->mcp = mcp_http_new(cfg->mcp, &mc, err, errsize)))
             goto fail;
         for (size_t i = 0; i < 4; i++) {
@@ -1654,6 +1694,7 @@ void serve_free(serve *s)
     free(s->tool_names);
     free(s->tools);
     free(s->tool_ptrs);
+    free(s->mcp_owners);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -20,7 +20,7 @@ pid=""
 redis_pid=""
 stop() {
     if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
-        bad "the server (pid $pid) was still running when stopped" "$(tail -n 5 "$tmp/server.err")"
+        bad "the server (pid $pid) was still running when it was to be stopped" "$(tail -n 5 "$tmp/server.err")"
     fi
     if [ -n "$pid" ]; then
         kill "$pid" 2>/dev/null
@@ -61,6 +61,9 @@ store="$tmp/store"
 
 # start [OPTIONS...]: a server on a free port; sets $url.
 start() {
+    # The file is emptied here, not by the redirection: that happens in the
+    # child, maybe after the loop below has read the last server's port.
+    rm -f "$tmp/server.err"
     "$capsa" serve --http 127.0.0.1:0 --store "dir:$store" --token-file "$tmp/tokens" \
         --tools "$tmp/tools.json" --timeout 3s --memory 128M --max-body 64K "$@" \
         2>"$tmp/server.err" &
@@ -313,6 +316,10 @@ req "$A" POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/j
     -H "Mcp-Session-Id: $msid" -H 'MCP-Protocol-Version: 2025-11-25' \
     --data-binary '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute","arguments":{"code":"return await tools.demo.echo({m: 6 * 7})"}}}' >/dev/null
 expect "/mcp's execute runs with the server's tools and policy" '{"m":42}' "$(jq -c .result.structuredContent.result "$tmp/body")"
+expect "another tenant cannot use that /mcp session: 404" 404 "$(req "$B" POST /mcp -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' -H "Mcp-Session-Id: $msid" -H 'MCP-Protocol-Version: 2025-11-25' \
+    --data-binary '{"jsonrpc":"2.0","id":3,"method":"tools/list"}')"
+expect "nor end it" 404 "$(req "$B" DELETE /mcp -H "Mcp-Session-Id: $msid")"
 expect "/mcp DELETE ends its session" 204 "$(req "$A" DELETE /mcp -H "Mcp-Session-Id: $msid")"
 
 # ---- delete -----------------------------------------------------------------------------
@@ -389,6 +396,7 @@ if command -v redis-server >/dev/null 2>&1; then
     done
     store_url="redis://127.0.0.1:$rport/0"
     start_redis() {
+        rm -f "$tmp/server.err"
         "$capsa" serve --http 127.0.0.1:0 --store "$store_url" --token-file "$tmp/tokens" \
             --tools "$tmp/tools.json" --policy "$tmp/policy.json" --timeout 3s 2>"$tmp/server.err" &
         pid=$!
