@@ -50,9 +50,17 @@ depends=
 if command -v dpkg-shlibdeps >/dev/null 2>&1; then
     mkdir -p "$work/debian"
     : > "$work/debian/control"
+    # Our own shared libraries (libcapsa-net links libcapsa) are in this package:
+    # shlibs.local names them as capsa's, and -xcapsa drops that self-dependency.
+    for f in $elves; do
+        soname=$(objdump -p "$f" 2>/dev/null | awk '$1 == "SONAME" { print $2 }')
+        case $soname in
+        *.so.*) echo "${soname%%.so.*} ${soname##*.so.} capsa" ;;
+        esac
+    done > "$work/debian/shlibs.local"
     abs_elves=$(for f in $elves; do echo "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"; done)
     # shellcheck disable=SC2086
-    if out=$(cd "$work" && dpkg-shlibdeps -O $libdirs $abs_elves 2>"$work/err"); then
+    if out=$(cd "$work" && dpkg-shlibdeps -O -xcapsa $libdirs $abs_elves 2>"$work/err"); then
         depends=$(echo "$out" | sed -n 's/^shlibs:Depends=//p')
     else
         echo "deb.sh: dpkg-shlibdeps failed, using dpkg -S instead:" >&2
@@ -60,9 +68,12 @@ if command -v dpkg-shlibdeps >/dev/null 2>&1; then
     fi
 fi
 if [ -z "$depends" ]; then
-    # The package owning each library the dynamic linker resolves, our own aside.
+    # The package owning each library the dynamic linker resolves, our own (found
+    # in ROOT through the $ORIGIN run path) aside.
+    abs_root=$(cd "$root" && pwd)
     depends=$(for f in $elves; do ldd "$f"; done | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' |
         sort -u | while read -r lib; do
+            case $(readlink -f "$lib") in "$abs_root"/*) continue ;; esac
             dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib" 2>/dev/null || {
                 echo "deb.sh: no package owns $lib" >&2; exit 1; }
         done | sed 's/:.*//' | sort -u | paste -sd, | sed 's/,/, /g')
