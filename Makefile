@@ -65,7 +65,7 @@ HOST_CFLAGS += $(SAN_FLAGS)
 HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 
 # The version, from include/capsa.h (its one home), and the major number that
-# the shared libraries' SONAME carries (README, "Versions and ABI").
+# the shared libraries' SONAME carries (docs/install.md, "Versions and ABI").
 VERSION    := $(shell sh pkg/version.sh include/capsa.h)
 SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
