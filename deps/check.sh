@@ -46,7 +46,11 @@ while read -r kind what package; do
     '' | '#'*) continue ;;
     cmd) command -v "$what" >/dev/null 2>&1 && continue ;;
     file) [ -e "$what" ] && continue ;;
-    header) printf '#include <%s>\n' "$what" | $CC -E -x c - >/dev/null 2>&1 && continue ;;
+    header)
+        # Without the compiler, its own hint is the one to give.
+        command -v "${CC%% *}" >/dev/null 2>&1 || continue
+        printf '#include <%s>\n' "$what" | $CC -E -x c - >/dev/null 2>&1 && continue
+        ;;
     *)
         echo "deps/check.sh: unknown kind '$kind'" >&2
         exit 2

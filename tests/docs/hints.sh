@@ -109,6 +109,13 @@ if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
 else
     bad "deps/check.sh on missing things: status $rc, $(cat "$tmp/out")"
 fi
+if CC=capsa-no-such-cc sh "$root/deps/check.sh" >"$tmp/out" 2>&1 ||
+    [ "$(grep -c 'is missing' "$tmp/out")" -ne 1 ] ||
+    ! grep -q '^capsa: capsa-no-such-cc is missing: install the Debian package gcc ' "$tmp/out"; then
+    bad "deps/check.sh without a compiler: not the compiler's hint alone: $(cat "$tmp/out")"
+else
+    ok "deps/check.sh without a compiler gives the compiler's hint alone, not the headers'"
+fi
 printf 'cmd sh dash\nheader stdio.h libc6-dev\n' >"$tmp/present"
 if sh "$root/deps/check.sh" "$tmp/present" >"$tmp/out" 2>&1 && [ ! -s "$tmp/out" ]; then
     ok "deps/check.sh is silent when nothing is missing"
