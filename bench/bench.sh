@@ -73,7 +73,7 @@ if command -v node >/dev/null 2>&1; then
         echo "bench: quickjs-emscripten is not installed (bench/deps.sh): its rows are unavailable" >&2
     fi
 else
-    echo "bench: node not found: the peer rows are unavailable" >&2
+    echo "bench: node is missing (the Debian package nodejs; make deps installs it): the peer rows are unavailable" >&2
 fi
 
 start=$(date +%s)

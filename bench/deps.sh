@@ -24,7 +24,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 
 if ! command -v npm >/dev/null 2>&1; then
-    echo "bench: npm not found: the quickjs-emscripten rows will say unavailable" >&2
+    echo "bench: npm is missing (the Debian package npm; make deps installs it): the quickjs-emscripten rows will say unavailable" >&2
 elif ! sh "$here/../tools/npm-ci.sh" "$here" "$dir" quickjs-emscripten bench; then
     echo "bench: the quickjs-emscripten rows will say unavailable" >&2
 fi

@@ -10,7 +10,7 @@ json=$1
 png=$2
 
 if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "bench: gnuplot not found: no chart" >&2
+    echo "bench: gnuplot is missing (the Debian package gnuplot-nox; bench/deps.sh installs it): no chart" >&2
     exit 0
 fi
 data=$(mktemp)

@@ -6,7 +6,7 @@ set -eu
 PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt libjansson-dev
 pkg-config ca-certificates openssl patch npm python3 gawk jq xxd json-schema-test-suite python3-jsonschema
 libmicrohttpd-dev libcurl4-openssl-dev scdoc man-db dpkg-dev python3-venv libzstd-dev
-libedit-dev"
+libedit-dev dpkg binutils gzip nodejs"
 # python3-jsonschema: the other validator of tests/schema's differential test, run with
 # Debian's own /usr/bin/python3 (which it brings along).
 
@@ -16,11 +16,12 @@ for p in $PACKAGES; do
         missing="$missing $p"
     fi
 done
-# npm comes with Node.js, and python3 (the Python package's tests) may be installed
-# another way: do not ask apt for them then.
-for cmd in npm python3; do
-    if command -v "$cmd" >/dev/null 2>&1; then
-        missing=$(echo "$missing" | tr ' ' '\n' | grep -vx "$cmd" | tr '\n' ' ' || true)
+# Node.js and npm (npm comes with some builds of Node.js) and python3 (the Python
+# package's tests) may be installed another way: do not ask apt for them then. Each
+# package with the command it provides.
+for need in npm:npm nodejs:node python3:python3; do
+    if command -v "${need#*:}" >/dev/null 2>&1; then
+        missing=$(echo "$missing" | tr ' ' '\n' | grep -vx "${need%%:*}" | tr '\n' ' ' || true)
     fi
 done
 # The Python package's install test makes a virtual environment: python3-venv is

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The version's one home: the Makefile (the shared library's name and SONAME,
  * capsa.pc, the Debian package) and the Python package read these three lines.
- * The ABI policy (README, "Versions and ABI"): a minor version only adds, a major
+ * The ABI policy (docs/install.md, "Versions and ABI"): a minor version only adds, a major
  * one may break and changes the SONAME. */
 #define CAPSA_VERSION_MAJOR 0
 #define CAPSA_VERSION_MINOR 2
@@ -484,7 +484,7 @@ typedef struct capsa_tool_def {
     const char *description; /* NULL: none */
     const char *parameters;  /* JSON Schema text of the arguments object (parsed
                                 strictly; draft 2020-12, or draft-07 by its
-                                $schema; see README.md for what is asserted);
+                                $schema; see docs/tools.md for what is asserted);
                                 compiled once, every call validated against it;
                                 NULL: {"type":"object"} */
     capsa_tool_fn fn;        /* NULL: the host resolves its calls itself (step mode,
@@ -528,7 +528,7 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def);
 //                      "constraints": [{"param": "a", "op": "<=", "value": 10}],
 //                      "max_calls": 3}]}
 // (operators == != < <= > >= in not_in contains starts_with ends_with exists
-// not_exists, and/or nesting; see README.md).
+// not_exists, and/or nesting; see docs/tools.md).
 // (Line comments: the patterns hold "/*", which -Wcomment rejects inside a block comment.)
 
 /* Replaces the sandbox's policy with the one in json[0..len) (budgets start at

@@ -12,8 +12,11 @@ if [ $# -ne 3 ]; then
 fi
 root=$1 version=$2 outdir=$3
 here=$(cd "$(dirname "$0")" && pwd)
-for cmd in dpkg-deb dpkg strip gzip; do
-    command -v "$cmd" >/dev/null 2>&1 || { echo "deb.sh: $cmd is missing (run make deps)" >&2; exit 1; }
+# Each command with the Debian package that provides it.
+for need in dpkg-deb:dpkg dpkg:dpkg strip:binutils gzip:gzip; do
+    cmd=${need%%:*}
+    command -v "$cmd" >/dev/null 2>&1 ||
+        { echo "deb.sh: $cmd is missing: install the Debian package ${need#*:} (make deps installs it)" >&2; exit 1; }
 done
 arch=$(dpkg --print-architecture)
 maintainer=${DEB_MAINTAINER:-capsa maintainers <maintainers@capsa.invalid>}
