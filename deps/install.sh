@@ -6,7 +6,8 @@ set -eu
 PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt libjansson-dev
 pkg-config ca-certificates openssl patch npm python3 gawk jq xxd json-schema-test-suite python3-jsonschema
 libmicrohttpd-dev libcurl4-openssl-dev scdoc man-db dpkg-dev python3-venv libzstd-dev
-libedit-dev dpkg binutils gzip nodejs"
+libedit-dev dpkg binutils gzip nodejs g++"
+# g++: node-gyp compiles isolated-vm's addon with it (a peer of make bench, bench/deps.sh).
 # python3-jsonschema: the other validator of tests/schema's differential test, run with
 # Debian's own /usr/bin/python3 (which it brings along).
 
