@@ -65,7 +65,7 @@ HOST_CFLAGS += $(SAN_FLAGS)
 HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 
 # The version, from include/capsa.h (its one home), and the major number that
-# the shared libraries' SONAME carries (README, "Versions and ABI").
+# the shared libraries' SONAME carries (docs/install.md, "Versions and ABI").
 VERSION    := $(shell sh pkg/version.sh include/capsa.h)
 SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
@@ -91,8 +91,15 @@ all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/libcapsa-net.a $(BUILD)/l
 deps:
 	@sh deps/install.sh
 
+# What the build needs, checked once before it starts: deps/check.sh names the Debian
+# package of anything missing. Order-only below, so it never makes anything rebuild.
+$(BUILD)/.deps-checked: deps/check.sh
+	@mkdir -p $(BUILD)
+	@CC="$(CC)" WASM_CC="$(WASM_CC)" WASM2C="$(WASM2C)" sh deps/check.sh
+	@touch $@
+
 # --- third-party sources -------------------------------------------------------------
-$(QJS)/.stamp: deps/fetch-quickjs.sh deps/quickjs.lock $(wildcard deps/quickjs/*.patch)
+$(QJS)/.stamp: deps/fetch-quickjs.sh deps/quickjs.lock $(wildcard deps/quickjs/*.patch) | $(BUILD)/.deps-checked
 	@sh deps/fetch-quickjs.sh $(QJS)
 	@touch $@
 
@@ -196,11 +203,11 @@ endef
 $(BUILD)/libcapsa.so: $(HOST_OBJS) pkg/libcapsa.map
 	$(call shared_lib,libcapsa,$(HOST_OBJS),$(HOST_LIBS))
 
-$(OBJ)/cli-%.o: cli/%.c include/capsa.h $(wildcard cli/*.h)
+$(OBJ)/cli-%.o: cli/%.c include/capsa.h $(wildcard cli/*.h) | $(BUILD)/.deps-checked
 	@mkdir -p $(OBJ)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
 
-$(OBJ)/net-%.o: net/%.c include/capsa.h include/capsa_net.h $(wildcard net/*.h)
+$(OBJ)/net-%.o: net/%.c include/capsa.h include/capsa_net.h $(wildcard net/*.h) | $(BUILD)/.deps-checked
 	@mkdir -p $(OBJ)
 	$(CC) -std=gnu11 -O2 -g -fPIC -fvisibility=hidden $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
 

@@ -1,13 +1,15 @@
 #!/bin/sh
 # Runs the benchmark runners one after the other (native QuickJS, capsa, capsa
-# with its guest unmetered, and the peers: Node.js's vm module and
-# quickjs-emscripten) on each script, for the sandbox latency, for the memory of
+# with its guest unmetered, and the peers: Node.js's vm module, quickjs-emscripten
+# and isolated-vm) on each script, for the sandbox latency, for the memory of
 # many live sandboxes and for whole processes, then prints the table and writes
 # the figures as JSON. Called by `make bench` with the scripts as arguments; the
 # environment gives BENCH_BIN, BENCH_UNMETERED (the unmetered capsa_bench),
 # BENCH_CAPSA (the CLI), BENCH_JSON, BENCH_REPS, BENCH_WARMUP, BENCH_CYCLES,
 # BENCH_ROUNDS, BENCH_SANDBOXES, BENCH_PROCESS_RUNS, BENCH_NODE_MODULES,
-# BENCH_CLOCK (cpu or wall, see bench/bench.h) and BENCH_RUNTIME_JS. Targets over
+# BENCH_CLOCK (cpu or wall, see bench/bench.h), BENCH_RUNTIME_JS, BENCH_INTL_JS (the
+# guest's Intl, evaluated first by the engines that have none) and BENCH_TOOL_SCRIPT
+# (the tool-heavy script, capsa only). Targets over
 # are reported, not failed: this is a benchmark. Exits non-zero only when a runner
 # of capsa or native QuickJS fails or they disagree on a result; a peer that
 # cannot run is reported as unavailable.
@@ -31,7 +33,9 @@ PROCESS_RUNS=${BENCH_PROCESS_RUNS:-20}
 RUNTIME_JS=${BENCH_RUNTIME_JS:-guest/runtime.js}
 BENCH_NODE_MODULES=${BENCH_NODE_MODULES:-}
 BENCH_CLOCK=${BENCH_CLOCK:-cpu}
-export BENCH_NODE_MODULES BENCH_CLOCK
+BENCH_INTL_JS=${BENCH_INTL_JS:-guest/intl.js}
+TOOL_SCRIPT=${BENCH_TOOL_SCRIPT:-$(dirname "$0")/tool_calls.js}
+export BENCH_NODE_MODULES BENCH_CLOCK BENCH_INTL_JS
 PEERS_DIR=$(dirname "$0")/peers
 
 if [ $# -eq 0 ]; then
@@ -72,8 +76,13 @@ if command -v node >/dev/null 2>&1; then
     else
         echo "bench: quickjs-emscripten is not installed (bench/deps.sh): its rows are unavailable" >&2
     fi
+    if [ -n "$BENCH_NODE_MODULES" ] && [ -f "$BENCH_NODE_MODULES/isolated-vm/out/isolated_vm.node" ]; then
+        peers="$peers isolated_vm"
+    else
+        echo "bench: isolated-vm is not installed (bench/deps.sh): its rows are unavailable" >&2
+    fi
 else
-    echo "bench: node not found: the peer rows are unavailable" >&2
+    echo "bench: node is missing (the Debian package nodejs; make deps installs it): the peer rows are unavailable" >&2
 fi
 
 start=$(date +%s)
@@ -93,7 +102,7 @@ while [ "$round" -le "$ROUNDS" ]; do
         done
     done
     echo "bench: round $round: tool calls" >&2
-    run capsa "$BIN/capsa_bench" tools "$REPS"
+    run capsa "$BIN/capsa_bench" tools "$REPS" "$TOOL_SCRIPT"
     echo "bench: round $round: checkpoints" >&2
     run capsa "$BIN/capsa_bench" checkpoint "$REPS"
     echo "bench: round $round: sandbox latency" >&2
@@ -257,6 +266,11 @@ END {
     if (("capsa", "tools.roundtrip") in med) {
         row("tools.roundtrip", med["capsa", "tools.roundtrip"], "us", med["capsa", "tools.js_async"],
             spread("capsa", "tools.roundtrip"), "value<=2", "reference: await of an async JS function")
+        if (("capsa", "tools.agent_calls") in med)
+            row("tools.agent_1000_calls", med["capsa", "tools.agent_calls"], "us", 0,
+                spread("capsa", "tools.agent_calls"), "",
+                sprintf("per call; %.1f ms the script; capsa only: no reference has its tools",
+                    med["capsa", "tools.agent_calls"]))
         row("tools.concurrent_10x100ms", med["capsa", "tools.concurrent10"], "ms", 100, "-", "value<=150",
             "reference: one call")
     }
@@ -284,7 +298,7 @@ END {
         row("memory.count", med["capsa", "memory.count"], "n", med["native", "memory.count"], "-",
             sandboxes >= 10000 ? "value>=10000" : "", sandboxes >= 10000 ? "" : "fewer than 10000 asked: target left to make bench")
     # Peers: capsa against each, in process and as whole processes.
-    np = split("node_vm quickjs_emscripten", peers, " ")
+    np = split("node_vm quickjs_emscripten isolated_vm", peers, " ")
     for (j = 1; j <= np; j++) {
         p = peers[j]
         peer_row("peers." p ".latency.median", p, "latency.pooled", "latency.cycle", "med", "us")
@@ -294,6 +308,20 @@ END {
             peer_row("peers." p "." s, p, n, n, "med", "ms")
         }
         peer_row("peers." p ".process", p, "process", "process", "med", "ms")
+    }
+    # Whole-process start of each, on one row: capsa against the fastest peer.
+    if (("capsa", "process") in med) {
+        best = 0; all = ""
+        for (j = 1; j <= np; j++) {
+            p = peers[j]
+            if (!((p, "process") in med))
+                continue
+            all = all sprintf("%s%s %s ms", all != "" ? ", " : "", p, fmt(med[p, "process"]))
+            if (best == 0 || med[p, "process"] < best)
+                best = med[p, "process"]
+        }
+        row("process.start", med["capsa", "process"], "ms", best, spread("capsa", "process"), "value<=5",
+            "reference: the fastest peer; " (all != "" ? all : "no peer"))
     }
     print ""
     if (clock == "wall")
@@ -327,13 +355,19 @@ END {
     print "  and RSS (smaps_rollup) before any run (idle) and after return 1+1 in each (run),"
     print "  against as many native runtimes with a context, idle and after 1+1. Image pages"
     print "  that all sandboxes only read are shared, not private. count: sandboxes created."
-    print "peers: capsa'\''s figure against Node.js'\''s vm module and quickjs-emscripten: latency:"
-    print "  new context + 1+1 + dispose (node: the context is left to the garbage collector)"
-    print "  against capsa'\''s pooled cycle;"
-    print "  fib/json/mix: the script as a global script in one context (node'\''s CPU time counts"
-    print "  its compiler and collector threads); process: a whole process creating one sandbox"
-    print "  and printing 1+1 (capsa run -e; node -e with vm.runInNewContext; node with"
-    print "  quickjs-emscripten)."
+    print "  agent_1000_calls: bench/tool_calls.js, 1,000 awaited calls of an inline tool with"
+    print "  small JSON arguments, each result checked: time per call (the script'\''s in the note)."
+    print "peers: capsa'\''s figure against Node.js'\''s vm module, quickjs-emscripten and isolated-vm:"
+    print "  latency: new context + 1+1 + dispose (node: the context is left to the garbage"
+    print "  collector; isolated-vm: a new isolate and context) against capsa'\''s pooled cycle;"
+    print "  compute scripts: the script as a global script in one context (node'\''s CPU time"
+    print "  counts its compiler and collector threads); process: a whole process creating one"
+    print "  sandbox and printing 1+1 (capsa run -e; node -e with vm.runInNewContext; node with"
+    print "  quickjs-emscripten or isolated-vm); process.start: capsa'\''s against the fastest"
+    print "  peer'\''s, every peer'\''s in the note."
+    print "date_intl: QuickJS has no Intl; capsa'\''s is the guest'\''s own, in JS (guest/intl.js),"
+    print "  and native QuickJS and quickjs-emscripten evaluate that same file (untimed) before"
+    print "  the scripts, so its rows compare the same JS work; Node.js and isolated-vm use ICU."
     print "spread: (max - min) / median of the samples kept: capsa'\''s on compute rows, the larger"
     print "  of the two series on enforcement and peer rows."
     printf "[\n" > json

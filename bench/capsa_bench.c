@@ -6,10 +6,12 @@
  *                                             instance, which free restores in place)
  *   capsa_bench memory N                      memory of N live sandboxes, idle and after
  *                                             one return 1+1 in each
- *   capsa_bench tools REPS                    a trivial inline tool's JS -> host -> JS round
+ *   capsa_bench tools REPS [SCRIPT]           a trivial inline tool's JS -> host -> JS round
  *                                             trip (and an await of an async JS function in
  *                                             the same sandbox), and 10 concurrent 100 ms
- *                                             tools (wall time)
+ *                                             tools (wall time); SCRIPT: a script of 1,000
+ *                                             awaited calls of the inline tool `lookup`
+ *                                             (bench/tool_calls.js), timed per call
  *   capsa_bench checkpoint REPS               capsa_checkpoint and capsa_sandbox_restore of
  *                                             a session holding 1 MiB of live JS data and
  *                                             1 MiB of files, the blob's size, and a new
@@ -26,6 +28,15 @@
 #include "bench.h"
 
 static capsa_engine *engine;
+
+/* Series whose samples take milliseconds or less keep at least this many of them
+ * when REPS (set for the compute scripts, whose runs take up to a second) is lower. */
+#define SHORT_SERIES_MIN 9
+
+static int short_series(int reps)
+{
+    return reps < SHORT_SERIES_MIN ? SHORT_SERIES_MIN : reps;
+}
 
 /* Prints why a run failed, from the result when there is one. */
 static void report_failure(capsa_sandbox *sb, const char *what, int rc, const capsa_result *r)
@@ -196,6 +207,18 @@ static void tool_one(void *ud, const capsa_tool_call *call, capsa_tool_reply *re
     capsa_tool_reply_json(reply, "1", 1);
 }
 
+/* Answers {"ok":true,"echo":ARGS}: a small JSON result that depends on the call. */
+static void tool_lookup(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
+{
+    (void)ud;
+    char buf[512];
+    int n = snprintf(buf, sizeof(buf), "{\"ok\":true,\"echo\":%s}", call->args);
+    if (n < 0 || (size_t)n >= sizeof(buf))
+        capsa_tool_reply_error(reply, "too_large", "arguments over 500 bytes");
+    else
+        capsa_tool_reply_json(reply, buf, (size_t)n);
+}
+
 static void tool_sleep(void *ud, const capsa_tool_call *call, capsa_tool_reply *reply)
 {
     (void)ud;
@@ -237,7 +260,7 @@ static int time_calls(capsa_sandbox *sb, const char *name, const char *code, int
     return 0;
 }
 
-static int tools_bench(int reps)
+static int tools_bench(int reps, const char *script)
 {
     capsa_sandbox *sb;
     capsa_options o;
@@ -253,6 +276,11 @@ static int tools_bench(int reps)
     d.flags = CAPSA_TOOL_INLINE;
     capsa_tool_add(sb, &d);
     capsa_tool_def_init(&d);
+    d.name = "lookup";
+    d.fn = tool_lookup;
+    d.flags = CAPSA_TOOL_INLINE;
+    capsa_tool_add(sb, &d);
+    capsa_tool_def_init(&d);
     d.name = "sleepy";
     d.fn = tool_sleep;
     capsa_tool_add(sb, &d);
@@ -264,10 +292,20 @@ static int tools_bench(int reps)
         "}";
     static const char js_code[] =
         "{ const f = async (a) => 1; let s = 0; for (let i = 0; i < 10000; i++) s += await f({}); }";
-    if (time_calls(sb, "tools.roundtrip", tool_code, reps, 10000) ||
-        time_calls(sb, "tools.js_async", js_code, reps, 10000)) {
+    if (time_calls(sb, "tools.roundtrip", tool_code, short_series(reps), 10000) ||
+        time_calls(sb, "tools.js_async", js_code, short_series(reps), 10000)) {
         capsa_sandbox_free(sb);
         return 1;
+    }
+    if (script) {
+        size_t len;
+        char *code = bench_read_file(script, &len);
+        int failed = !code || time_calls(sb, "tools.agent_calls", code, short_series(reps), 1000);
+        free(code);
+        if (failed) {
+            capsa_sandbox_free(sb);
+            return 1;
+        }
     }
     static const char conc[] = "await Promise.all([...Array(10).keys()].map(i => sleepy({i})))";
     double *t = malloc(sizeof(*t) * (size_t)reps);
@@ -345,7 +383,7 @@ static int checkpoint_bench(int reps)
         return 1;
     }
     char check[64];
-    int n = reps * 5; /* each sample is short: more of them */
+    int n = short_series(reps) * 5; /* each sample is short: more of them */
     double *save = malloc(sizeof(double) * (size_t)n), *load = malloc(sizeof(double) * (size_t)n);
     char *blob = NULL;
     size_t len = 0;
@@ -392,7 +430,7 @@ static int checkpoint_bench(int reps)
         capsa_checkpoint(sb, &blob, &len) != CAPSA_OK)
         return 1;
     capsa_sandbox_free(sb);
-    int cycles = reps * 50;
+    int cycles = short_series(reps) * 50;
     double *from_ckpt = malloc(sizeof(double) * (size_t)cycles);
     double *from_image = malloc(sizeof(double) * (size_t)cycles);
     for (int i = -5; from_ckpt && from_image && i < cycles; i++) {
@@ -448,14 +486,14 @@ int main(int argc, char **argv)
     else if (argc >= 3 && strcmp(argv[1], "memory") == 0)
         rc = memory(bench_count(argv[2], 1000));
     else if (argc >= 3 && strcmp(argv[1], "tools") == 0)
-        rc = tools_bench(bench_count(argv[2], 7));
+        rc = tools_bench(bench_count(argv[2], 7), argc >= 4 ? argv[3] : NULL);
     else if (argc >= 3 && strcmp(argv[1], "checkpoint") == 0)
         rc = checkpoint_bench(bench_count(argv[2], 7));
     else {
         fprintf(stderr, "usage: capsa_bench compute REPS WARMUP SCRIPT...\n"
                         "       capsa_bench latency N [pooled]\n"
                         "       capsa_bench memory N\n"
-                        "       capsa_bench tools REPS\n"
+                        "       capsa_bench tools REPS [SCRIPT]\n"
                         "       capsa_bench checkpoint REPS\n");
         rc = 2;
     }

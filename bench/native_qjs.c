@@ -2,6 +2,8 @@
  * and -D flags as the guest, doing in-process what the guest does for a run.
  *
  *   native_qjs compute REPS WARMUP SCRIPT...  time evaluations of each script
+ *                                            (BENCH_INTL_JS: a file evaluated first, untimed:
+ *                                            the guest's Intl, which QuickJS lacks)
  *   native_qjs latency N [RUNTIME_JS]        time new runtime + 1+1 + free
  *   native_qjs memory N                      memory of N live runtimes with a context,
  *                                            idle and after evaluating 1+1 in each
@@ -94,6 +96,22 @@ static int compute(int reps, int warmup, int nscripts, char **scripts)
     if (!ctx || !t) {
         fprintf(stderr, "native_qjs: out of memory\n");
         return 1;
+    }
+    /* The guest's image holds its Intl (guest/intl.js, plain JS): the same file here,
+       so that the scripts that format dates and numbers do the same work. */
+    const char *intl = getenv("BENCH_INTL_JS");
+    if (intl && *intl) {
+        size_t len;
+        char *code = bench_read_file(intl, &len);
+        if (!code)
+            return 1;
+        JSValue v = JS_Eval(ctx, code, len, intl, JS_EVAL_TYPE_GLOBAL);
+        free(code);
+        if (JS_IsException(v)) {
+            print_exception(ctx, intl);
+            return 1;
+        }
+        JS_FreeValue(ctx, v);
     }
     for (int s = 0; s < nscripts; s++) {
         size_t len;

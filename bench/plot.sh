@@ -10,7 +10,7 @@ json=$1
 png=$2
 
 if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "bench: gnuplot not found: no chart" >&2
+    echo "bench: gnuplot is missing (the Debian package gnuplot-nox; bench/deps.sh installs it): no chart" >&2
     exit 0
 fi
 data=$(mktemp)
@@ -51,6 +51,9 @@ awk -v png="$png" -v data="$data" -v machine="$machine" -v when="$when" '
     if (n == 1 || ratio[n] > hi) hi = ratio[n]
 }
 END {
+    # One color a group: the default cycle of gnuplot has eight, and there are more groups.
+    ncolor = split("#9400d3 #009e73 #56b4e9 #e69f00 #f0e442 #0072b2 #e51e10 #404040 " \
+        "#cc79a7 #8fbc8f #a0522d #00ced1", color, " ")
     if (lo > 1) lo = 1
     if (hi < 1) hi = 1
     width = 320 + 42 * n
@@ -76,7 +79,8 @@ END {
     printf "plot "
     for (g = 1; g <= ng; g++)
         printf "\"%s\" using 1:(strcol(4) eq \"%s\" ? $3 : 1/0):($1 - 0.38):($1 + 0.38):($3 < 1 ? $3 : 1):($3 < 1 ? 1 : $3) " \
-            "with boxxyerrorbars linecolor %d title \"%s\", ", data, gname[g], g, gname[g]
+            "with boxxyerrorbars linecolor rgb \"%s\" title \"%s\", ", data, gname[g],
+            color[(g - 1) % ncolor + 1], gname[g]
     # Each value just past the end of its bar: above one going up, below one going down.
     printf "\"%s\" using 1:($3 >= 1 ? $3 : 1/0):(sprintf(\"%%.2f\", $3)) " \
         "with labels offset 0,0.7 font \"sans,7\" notitle, ", data

@@ -39,6 +39,10 @@
     "                  it, writes fail with ENOSPC\n"                                      \
     "  --max-files N   files, directories and symlinks the filesystem may hold\n"          \
     "                  (default 10000)\n"                                                  \
+    "  --max-stdin SIZE\n"                                                                 \
+    "                  bytes of standard input the program may read (default\n"           \
+    "                  64M; a number alone is bytes); past them its read fails\n"         \
+    "                  (EFBIG)\n"                                                          \
     "\n"                                                                                   \
     "files:\n"                                                                             \
     "  --mount HOST:GUEST[:ro|rw]\n"                                                       \
@@ -184,6 +188,7 @@ typedef struct run_opts {
     int n_mounts, n_files;
     const char *out_dir;   /* --out */
     cli_tool_opts t;       /* --tools, --policy, --allow, --audit, --mcp-config */
+    uint64_t max_stdin;    /* --max-stdin; 0: the library's default */
     const char *session;   /* --session FILE */
     int limits_given;      /* an option that a loaded session ignores */
 } run_opts;
@@ -225,7 +230,7 @@ static int parse_fs_arg(const char *spec, int with_mode, fs_arg *out)
 
 enum {
     OPT_JSON = 256,
-    OPT_MAX_FILES, OPT_MOUNT, OPT_FILE, OPT_OUT, OPT_SESSION, OPT_ENV, OPT_ENV_FILE,
+    OPT_MAX_FILES, OPT_MAX_STDIN, OPT_MOUNT, OPT_FILE, OPT_OUT, OPT_SESSION, OPT_ENV, OPT_ENV_FILE,
 };
 
 /* The long options run and shell share, and the end of the list. */
@@ -233,6 +238,7 @@ enum {
     { "json", no_argument, NULL, OPT_JSON },                                               \
     CLI_LIMIT_LONG_OPTIONS,                                                                \
     { "max-files", required_argument, NULL, OPT_MAX_FILES },                               \
+    { "max-stdin", required_argument, NULL, OPT_MAX_STDIN },                               \
     { "mount", required_argument, NULL, OPT_MOUNT },                                       \
     { "file", required_argument, NULL, OPT_FILE },                                         \
     { "out", required_argument, NULL, OPT_OUT },                                           \
@@ -285,6 +291,11 @@ static int parse_options(run_opts *o, int argc, char **argv)
                 return cli_usage("--max-files wants a whole number from 1 to 4294967296, "
                                  "not '%s'", v);
             o->limits_given = 1;
+            break;
+        case OPT_MAX_STDIN:
+            if (cli_parse_size(v, 1, 1, UINT64_MAX, &o->max_stdin) != 0)
+                return cli_usage("--max-stdin wants a size above 0 (a number alone is bytes), "
+                                 "not '%s'", v);
             break;
         case OPT_MOUNT:
         case OPT_FILE: {
@@ -547,6 +558,20 @@ static int give_args(capsa_sandbox *sb, const run_opts *o)
     return 0;
 }
 
+/* Gives the program capsa's standard input, read as the program reads it (with
+ * --max-stdin's limit), unless the program itself came from there. Returns 0, or
+ * -1 after saying what failed. */
+static int give_stdin(capsa_sandbox *sb, const run_opts *o)
+{
+    if (o->path && strcmp(o->path, "-") == 0)
+        return 0; /* read already: the program's stdin is empty */
+    if (capsa_set_stdin_fd(sb, 0, o->max_stdin) != CAPSA_OK) {
+        cli_error("%s", capsa_errmsg(sb));
+        return -1;
+    }
+    return 0;
+}
+
 /* Reads the program: -e's CODE as is, a file, or stdin ("-"). *code is NULL for
  * -e (the caller uses code_arg) and for the interactive shell. Returns 0, or an
  * input error's status after saying what failed. */
@@ -601,24 +626,15 @@ static int finish_run(capsa_sandbox *sb, const run_opts *o, int rc, const capsa_
          : rc == CAPSA_ETIMEOUT || rc == CAPSA_EFUEL ? CLI_EXIT_LIMIT : CLI_EXIT_THREW;
 }
 
-/* Runs a shell command line or script, input its standard input when piped. */
+/* Runs a shell command line or script; its standard input is the sandbox's
+ * (give_stdin), as for sh -c. */
 static int run_shell(capsa_sandbox *sb, const run_opts *o, const char *code, size_t len,
                      const char *filename)
 {
     if (code && strlen(code) != len)
         return cli_error("%s: the script contains a NUL byte", filename);
-    /* Piped input is the command line's standard input, as for sh -c. */
-    char *input = NULL;
-    size_t input_len = 0;
-    if ((!o->path || strcmp(o->path, "-") != 0) && !isatty(0)) {
-        input = cli_read_all(stdin, &input_len);
-        if (!input)
-            return cli_error("cannot read standard input: %s",
-                             errno == EFBIG ? "over 64 MiB" : strerror(errno));
-    }
     const capsa_result *r = NULL;
-    int rc = capsa_shell(sb, code ? code : o->code_arg, input, input_len, &r);
-    free(input);
+    int rc = capsa_shell(sb, code ? code : o->code_arg, NULL, 0, &r);
     if (o->json && r) {
         char *json = capsa_result_json(r);
         if (json) {
@@ -698,7 +714,8 @@ static int run_command(run_opts *o)
         if (seed_files(sb, o) != 0 || cli_tools_apply(tools, sb, &mcp_generation) != 0)
             goto out;
     }
-    if (give_args(sb, o) != 0)
+    if (give_args(sb, o) != 0 ||
+        (!(o->shell && !o->code_arg && !o->path) && give_stdin(sb, o) != 0))
         goto out;
     ran = 1; /* from here on, the session is saved whatever the run does */
     if (o->shell && !o->code_arg && !o->path) {

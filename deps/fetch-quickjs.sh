@@ -14,7 +14,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
 if ! command -v npm >/dev/null 2>&1; then
-    echo "fetch-quickjs: npm is missing; run deps/install.sh first" >&2
+    echo "fetch-quickjs: npm is missing: install the Debian package npm (make deps installs it)" >&2
     exit 1
 fi
 (cd "$work" && npm pack --silent "$pkg" >/dev/null)

@@ -6,7 +6,8 @@ set -eu
 PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt libjansson-dev
 pkg-config ca-certificates openssl patch npm python3 gawk jq xxd json-schema-test-suite python3-jsonschema
 libmicrohttpd-dev libcurl4-openssl-dev scdoc man-db dpkg-dev python3-venv libzstd-dev
-libedit-dev libhiredis-dev libssl-dev redis-server haproxy python3-yaml curl"
+libedit-dev dpkg binutils gzip nodejs g++ libhiredis-dev libssl-dev redis-server haproxy python3-yaml curl"
+# g++: node-gyp compiles isolated-vm's addon with it (a peer of make bench, bench/deps.sh).
 # libhiredis-dev: the redis:// session store of `capsa serve`; redis-server: the
 # store's tests and `make test-scale`, which also runs haproxy in front of replicas;
 # python3-yaml: tests/deploy reads the Kubernetes manifests with Debian's python3.
@@ -21,11 +22,12 @@ for p in $PACKAGES; do
         missing="$missing $p"
     fi
 done
-# npm comes with Node.js, and python3 (the Python package's tests) may be installed
-# another way: do not ask apt for them then.
-for cmd in npm python3; do
-    if command -v "$cmd" >/dev/null 2>&1; then
-        missing=$(echo "$missing" | tr ' ' '\n' | grep -vx "$cmd" | tr '\n' ' ' || true)
+# Node.js and npm (npm comes with some builds of Node.js) and python3 (the Python
+# package's tests) may be installed another way: do not ask apt for them then. Each
+# package with the command it provides.
+for need in npm:npm nodejs:node python3:python3; do
+    if command -v "${need#*:}" >/dev/null 2>&1; then
+        missing=$(echo "$missing" | tr ' ' '\n' | grep -vx "${need%%:*}" | tr '\n' ' ' || true)
     fi
 done
 # The Python package's install test makes a virtual environment: python3-venv is

@@ -159,7 +159,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const capsa__wasi_preopen pre[] = { { "/", "/" }, { "/workspace", "work" } };
     static const char *const argv[] = { "fuzz", "arg" };
     static const char *const envp[] = { "A=1" };
-    capsa__wasi_config cfg = { pre, 2, argv, 2, envp, 1, (const uint8_t *)"stdin", 5 };
+    capsa__wasi_config cfg = { pre, 2, argv, 2, envp, 1 };
+    static uint8_t stdin_bytes[] = "stdin";
+    capsa__wasi_stdin in = { .data = stdin_bytes, .len = 5 };
     capsa__wasi w;
     memset(&w, 0, sizeof(w));
     if (capsa__wasi_init(&w, &capsa__default_allocator, vfs, &cfg) != 0) {
@@ -168,6 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     w.memory = &mem;
     w.output = discard;
+    w.stdin_src = &in;
     program pr = { data, data + size, &w };
     /* A deadline in the past: a poll_oneoff that would wait stops the call at once. */
     capsa__rt_limits limits = { 0, 1, NULL };

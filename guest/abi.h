@@ -25,6 +25,8 @@
  *       Resumes a run that returned CAPSA_GUEST_PENDING.
  *   capsa_shell(cmd_ptr, len, input_ptr, input_len) -> i32
  *       Runs a shell command line; its exit status is reported as the value.
+ *       input_len CAPSA_GUEST_SHELL_STDIN: its standard input is all of fd 0
+ *       (the sandbox's standard input), read before the line runs.
  *   _initialize(), memory
  *       wasi-libc's reactor start and the linear memory. */
 
@@ -40,6 +42,9 @@ enum {
                                   the host has results (capsa.pending said when the
                                   next timer is due) */
 };
+
+/* The input_len of capsa_shell that stands for "all of fd 0". */
+#define CAPSA_GUEST_SHELL_STDIN 0xFFFFFFFFu
 
 /* --- the "capsa" imports (guest: main.c, tools.c, loop.c; host: src/instance.c,
  * src/tools.c) -----------------------------------------------------------------

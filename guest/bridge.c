@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "fs.h"
 #include "loop.h"
 #include "shell/shell.h"
 #include "tools.h"
@@ -159,6 +160,11 @@ static int cmd_js(sh_proc *p, int argc, char **argv)
     }
     sh_stream *so, *se;
     redirect(p->out, p->err, &so, &se);
+    /* process.stdin and fs.readFileSync(0) read the command's own input (none
+       left when the code came from there). */
+    int code_from_in = strcmp(filename, "[stdin]") == 0;
+    capsa_fs_stdin_from(p->in && !code_from_in ? p->in : "",
+                        p->in && !code_from_in ? p->in_len : 0);
     uint32_t mark = capsa_tools_mark();
     JSValue r = JS_Eval(ctx, code, len, filename,
                         JS_EVAL_TYPE_GLOBAL | (print ? 0 : JS_EVAL_FLAG_ASYNC));
@@ -207,6 +213,7 @@ static int cmd_js(sh_proc *p, int argc, char **argv)
             status = capsa_loop_exit_code();
         capsa_loop_end_exit();
     }
+    capsa_fs_stdin_from(NULL, 0);
     redirect(so, se, NULL, NULL);
     return status;
 }

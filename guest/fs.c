@@ -9,12 +9,15 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "quickjs.h"
 #include "fs.h"
+#include "loop.h"
 
 /* wasi-libc declares errno _Thread_local; clang 14 can only reach such a variable
  * with the local-exec model, which is right here (one thread, no shared memory:
@@ -217,6 +220,136 @@ static JSValue js_fs_read(JSContext *c, JSValueConst this_val, int argc, JSValue
     if (JS_IsException(ab))
         js_free(c, buf);
     return ab;
+}
+
+/* Bytes one read of standard input asks for, as Node reads a pipe. */
+#define STDIN_CHUNK ((size_t)64 << 10)
+
+/* The standard input of the shell's `js` command while it runs (its pipe or
+ * redirection); fd 0 when none. stdin_source numbers the changes, so that
+ * process.stdin starts afresh over a new input. */
+static const char *stdin_text;
+static size_t stdin_text_len, stdin_text_pos;
+static int stdin_text_on;
+static uint32_t stdin_source;
+
+void capsa_fs_stdin_from(const char *data, size_t len)
+{
+    stdin_text = data;
+    stdin_text_len = data ? len : 0;
+    stdin_text_pos = 0;
+    stdin_text_on = data != NULL;
+    stdin_source++;
+}
+
+/* One read of standard input into p[0..cap): *n bytes, 0 at its end. Returns 0 or
+ * an errno. */
+static int stdin_read(uint8_t *p, size_t cap, size_t *n)
+{
+    if (stdin_text_on) {
+        size_t left = stdin_text_len - stdin_text_pos;
+        *n = cap < left ? cap : left;
+        memcpy(p, stdin_text + stdin_text_pos, *n);
+        stdin_text_pos += *n;
+        return 0;
+    }
+    for (;;) {
+        ssize_t r = read(0, p, cap);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return errno;
+        *n = (size_t)r;
+        return 0;
+    }
+}
+
+int capsa_fs_read_stdin(JSContext *c, int all, uint8_t **out, size_t *len)
+{
+    size_t cap = STDIN_CHUNK, n = 0;
+    uint8_t *buf = c ? js_malloc(c, cap + 1) : malloc(cap + 1);
+    if (!buf)
+        return ENOMEM;
+    int err = 0;
+    for (;;) {
+        size_t got;
+        if (n == cap) {
+            /* Full: one byte says whether there is more before the buffer grows
+               (a stream of exactly 2^k bytes is not doubled for nothing). */
+            uint8_t one;
+            if ((err = stdin_read(&one, 1, &got)) != 0 || got == 0)
+                break;
+            uint8_t *t = cap >= FS_MAX_READ ? NULL
+                       : c ? js_realloc(c, buf, cap * 2 + 1) : realloc(buf, cap * 2 + 1);
+            if (!t) {
+                err = cap >= FS_MAX_READ ? EFBIG : ENOMEM;
+                break;
+            }
+            buf = t;
+            cap *= 2;
+            buf[n++] = one;
+        }
+        if ((err = stdin_read(buf + n, cap - n, &got)) != 0)
+            break;
+        n += got;
+        if (got == 0 || !all)
+            break;
+    }
+    if (err) {
+        if (c)
+            js_free(c, buf);
+        else
+            free(buf);
+        return err;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* __capsaFs.readStdin(all): the next chunk of standard input (at most 64 KiB;
+ * empty at its end), or with all what is left of it, as an ArrayBuffer; a
+ * failure as the other natives give it (phase 1: the read). The read blocks
+ * until bytes come (the host bounds the wait by the run's deadline). */
+static JSValue js_fs_read_stdin(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    (void)this_val;
+    uint8_t *buf;
+    size_t len;
+    int all = argc > 0 && JS_ToBool(c, argv[0]);
+    int r = capsa_fs_read_stdin(c, all, &buf, &len);
+    if (r == ENOMEM)
+        return JS_ThrowOutOfMemory(c);
+    if (r)
+        return fail(c, PHASE_SECOND, r);
+    JSValue ab = JS_NewArrayBuffer(c, buf, len, free_buffer, NULL, 0);
+    if (JS_IsException(ab))
+        js_free(c, buf);
+    return ab;
+}
+
+/* Whether standard input is a terminal (the host says so through fd 0's type). */
+static JSValue js_fs_stdin_is_tty(JSContext *c, JSValueConst this_val, int argc,
+                                  JSValueConst *argv)
+{
+    (void)this_val;
+    (void)argc;
+    (void)argv;
+    return JS_NewBool(c, !stdin_text_on && isatty(0));
+}
+
+/* __capsaFs.stdinSource(): a name that changes when standard input may have: at
+ * each run (the host may have given another) and each `js` command. */
+static JSValue js_fs_stdin_source(JSContext *c, JSValueConst this_val, int argc,
+                                  JSValueConst *argv)
+{
+    (void)this_val;
+    (void)argc;
+    (void)argv;
+    char name[32];
+    snprintf(name, sizeof(name), "%u:%u", (unsigned)capsa_loop_run_id(), (unsigned)stdin_source);
+    return JS_NewString(c, name);
 }
 
 /* The bytes of a typed array. Returns 0, or -1 when v is not one (or its buffer
@@ -1073,6 +1206,9 @@ static JSValue js_fs_import_module(JSContext *c, JSValueConst this_val, int argc
 
 static const JSCFunctionListEntry fs_funcs[] = {
     JS_CFUNC_DEF("read", 1, js_fs_read),
+    JS_CFUNC_DEF("readStdin", 1, js_fs_read_stdin),
+    JS_CFUNC_DEF("stdinIsTTY", 0, js_fs_stdin_is_tty),
+    JS_CFUNC_DEF("stdinSource", 0, js_fs_stdin_source),
     JS_CFUNC_DEF("write", 3, js_fs_write),
     JS_CFUNC_DEF("stat", 2, js_fs_stat),
     JS_CFUNC_DEF("readdir", 1, js_fs_readdir),

@@ -4,7 +4,21 @@
 #ifndef CAPSA_GUEST_FS_H
 #define CAPSA_GUEST_FS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "quickjs.h"
+
+/* Reads standard input (fd 0, or the text given by capsa_fs_stdin_from): one
+ * read of at most 64 KiB (no bytes at its end), or with all every byte to its end. *out (NUL after the last byte;
+ * allocated with js_malloc on c, or malloc when c is NULL: the caller frees it
+ * the same way) holds *len bytes. Returns 0, or an errno: EFBIG past what the
+ * host lets the guest read, ENOMEM. */
+int capsa_fs_read_stdin(JSContext *c, int all, uint8_t **out, size_t *len);
+
+/* Makes data[0..len) standard input (borrowed: valid until the next call) for
+ * the shell's `js` command; NULL makes it fd 0 again. */
+void capsa_fs_stdin_from(const char *data, size_t len);
 
 /* Adds fs.js's natives to obj, the host object fs.js captures. */
 void capsa_fs_add_natives(JSContext *ctx, JSValueConst obj);

@@ -38,6 +38,11 @@
 //   package's "exports" for "require"/"node"/"default"); import finds packages in
 //   node_modules too ("exports" for "import"/"node"/"default", else "main"), but not
 //   directories by path (Node's ERR_UNSUPPORTED_DIR_IMPORT).
+// - Standard input: fs.readFileSync(0) (and '/dev/stdin') reads all of it; process.stdin
+//   is a readable stream of its own (data/end/close/error/readable events, pause,
+//   resume, setEncoding, read, pipe, async iteration), not a net.Socket. A read waits
+//   for the host's bytes, so timers do not fire while it waits; a terminal reads as
+//   empty (a sandboxed script is not interactive) and sets isTTY.
 // - "use strip": its functions show in stack traces as "(native)", where Node shows
 //   its internal node:fs frames, so a script's stack does not change with this file.
 
@@ -56,6 +61,7 @@
     mkdir: hostMkdir, rmdir: hostRmdir, unlink: hostUnlink, rename: hostRename,
     symlink: hostSymlink, readlink: hostReadlink, truncate: hostTruncate,
     utimes: hostUtimes, resolve: hostResolve, describe: hostDescribe,
+    readStdin: hostReadStdin, stdinIsTTY: hostStdinIsTTY, stdinSource: hostStdinSource,
   } = host;
   const { inspect } = host.runtime;
   // buffer.js's Buffer, its module, and the string encodings Buffer uses.
@@ -108,6 +114,8 @@
   const SyntaxErrorCtor = SyntaxError;
   const arrayPush = uncurry(Array.prototype.push);
   const arrayPop = uncurry(Array.prototype.pop);
+  const arrayShift = uncurry(Array.prototype.shift);
+  const reflectOwnKeys = Reflect.ownKeys;
   const arrayJoin = uncurry(Array.prototype.join);
   const arraySlice = uncurry(Array.prototype.slice);
   const arrayConcat = uncurry(Array.prototype.concat);
@@ -326,7 +334,9 @@
   // ---------------------------------------------------------------------------
 
   function readFileSync(path, options) {
+    if (path === 0) return readStdinSync(options);
     path = toPath(path, 'path');
+    if (path === '/dev/stdin' || path === '/dev/fd/0') return readStdinSync(options);
     const encoding = getEncoding(options, 'buffer');
     const r = hostRead(path);
     if (failed(r)) {
@@ -772,6 +782,224 @@
   fs.R_OK = 4;
   fs.W_OK = 2;
   fs.X_OK = 1;
+
+  // ---------------------------------------------------------------------------
+  // Standard input (fd 0): fs.readFileSync(0) and '/dev/stdin', and process.stdin
+  // ---------------------------------------------------------------------------
+
+  // Node's error for a failed read of standard input; past the host's limit it says so.
+  function stdinError(r) {
+    const err = uvError(r, 'read');
+    if (err.code === 'EFBIG') {
+      err.message = 'EFBIG: standard input is over the limit of what the sandbox may read, read';
+    }
+    return err;
+  }
+
+  // All that is left of standard input (the host ends it at once for a terminal).
+  function readStdinSync(options) {
+    const encoding = getEncoding(options, 'buffer');
+    const r = hostReadStdin(true);
+    if (failed(r)) throw stdinError(r);
+    const bytes = toBuffer(r);
+    return encoding === 'buffer' ? bytes : decode(bytes, encoding);
+  }
+
+  // process.stdin: a readable stream over fd 0, read a chunk (64 KiB at most) at a time
+  // when the script asks for data: 'data' listeners or resume() (flowing), 'readable'
+  // and read() (paused), pipe(), or `for await`. Each read waits for the host's bytes.
+  function makeStdin() {
+    const EventEmitter = nodeModules.events;
+    const { StringDecoder } = nodeModules.string_decoder;
+    const st = {
+      flowing: null, ended: false, endEmitted: false, scheduled: false, destroyed: false,
+      decoder: null, encoding: null, buffered: [],
+    };
+    class ReadStream extends EventEmitter {}
+    const stream = new ReadStream();
+    const decodeChunk = (buf) => (st.decoder === null ? buf : st.decoder.write(buf));
+    // The next chunk from the host, or null at the end; throws a failed read's error.
+    const pull = () => {
+      if (st.ended) return null;
+      const r = hostReadStdin(false);
+      if (failed(r)) throw stdinError(r);
+      if (r.byteLength === 0) {
+        st.ended = true;
+        return null;
+      }
+      return toBuffer(r);
+    };
+    const finish = () => {
+      if (st.endEmitted) return;
+      st.endEmitted = true;
+      if (st.decoder !== null) {
+        const rest = st.decoder.end();
+        if (rest.length) stream.emit('data', rest);
+      }
+      stream.emit('end');
+      stream.emit('close');
+    };
+    const fail = (err) => {
+      st.destroyed = true;
+      stream.emit('error', err);
+      stream.emit('close');
+    };
+    // One step of the stream, after the script's own code has run: in flowing mode a
+    // 'data' event (or the end); in paused mode a chunk kept for read() and 'readable'.
+    const step = () => {
+      st.scheduled = false;
+      if (st.destroyed || st.endEmitted) return;
+      if (st.flowing === true) {
+        while (st.buffered.length && st.flowing === true) {
+          const chunk = decodeChunk(arrayShift(st.buffered));
+          if (chunk.length) stream.emit('data', chunk);
+        }
+        if (st.flowing !== true) return;
+      } else if (st.buffered.length) {
+        return;
+      }
+      let chunk;
+      try {
+        chunk = pull();
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      if (chunk === null) {
+        if (st.flowing !== true) stream.emit('readable');
+        finish();
+        return;
+      }
+      if (st.flowing === true) {
+        const data = decodeChunk(chunk);
+        if (data.length) stream.emit('data', data);
+      } else {
+        arrayPush(st.buffered, chunk);
+        stream.emit('readable');
+        return;
+      }
+      schedule();
+    };
+    const schedule = () => {
+      if (st.scheduled || st.destroyed || st.endEmitted) return;
+      st.scheduled = true;
+      setImmediateFn(step);
+    };
+    const on = function on(type, listener) {
+      reflectApply(EventEmitter.prototype.on, this, [type, listener]);
+      if (type === 'data' && st.flowing !== false) {
+        stream.resume();
+      } else if (type === 'readable') {
+        st.flowing = false;
+        schedule();
+      }
+      return this;
+    };
+    const hide = (value) => ({ value, writable: true, enumerable: false, configurable: true });
+    const methods = {
+      on,
+      addListener: on,
+      resume() {
+        st.flowing = true;
+        schedule();
+        return this;
+      },
+      pause() {
+        st.flowing = false;
+        return this;
+      },
+      isPaused() {
+        return st.flowing === false;
+      },
+      setEncoding(encoding) {
+        st.decoder = new StringDecoder(encoding);
+        st.encoding = st.decoder.encoding;
+        return this;
+      },
+      read() {
+        schedule();
+        if (!st.buffered.length) return null;
+        const bytes = st.buffered.length === 1 ? st.buffered[0] :
+          bufferModule.Buffer.concat(st.buffered);
+        st.buffered = [];
+        return decodeChunk(bytes);
+      },
+      pipe(dest, options) {
+        stream.on('data', (chunk) => { dest.write(chunk); });
+        if (!(options && options.end === false) && dest !== nodeModules.process.stdout &&
+            dest !== nodeModules.process.stderr) {
+          stream.on('end', () => { dest.end(); });
+        }
+        return dest;
+      },
+      unpipe() {
+        stream.pause();
+        return this;
+      },
+      destroy(err) {
+        if (st.destroyed) return this;
+        if (err) {
+          fail(err);
+        } else {
+          st.destroyed = true;
+          stream.emit('close');
+        }
+        return this;
+      },
+      ref() { return this; },
+      unref() { return this; },
+      setRawMode() { return this; },
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          await new PromiseCtor((resolve) => { setImmediateFn(resolve); });
+          let chunk = st.buffered.length ? arrayShift(st.buffered) : pull();
+          if (chunk === null) {
+            const rest = st.decoder === null ? '' : st.decoder.end();
+            st.decoder = null;
+            if (rest.length) yield rest;
+            finish();
+            return;
+          }
+          chunk = decodeChunk(chunk);
+          if (chunk.length) yield chunk;
+        }
+      },
+    };
+    for (const name of reflectOwnKeys(methods)) defineProperty(stream, name, hide(methods[name]));
+    const props = {
+      fd: 0,
+      readable: () => !st.endEmitted && !st.destroyed,
+      readableEnded: () => st.endEmitted,
+      readableFlowing: () => st.flowing,
+      readableEncoding: () => st.encoding,
+      readableHighWaterMark: 65536,
+      destroyed: () => st.destroyed,
+    };
+    for (const name of objectKeys(props)) {
+      const v = props[name];
+      defineProperty(stream, name, typeof v === 'function' ?
+        { get: v, enumerable: false, configurable: true } : hide(v));
+    }
+    // A terminal is one (isTTY true); a pipe or a file leaves isTTY undefined, as in Node.
+    if (hostStdinIsTTY()) defineProperty(stream, 'isTTY', hide(true));
+    return stream;
+  }
+
+  // One stream per input: each run's (the host may give another between runs), and
+  // each `js` command's of the shell.
+  let stdinStream, stdinSource;
+  defineProperty(nodeModules.process, 'stdin', {
+    get: function stdin() {
+      const source = hostStdinSource();
+      if (stdinStream === undefined || stdinSource !== source) {
+        stdinStream = makeStdin();
+        stdinSource = source;
+      }
+      return stdinStream;
+    },
+    enumerable: true,
+    configurable: true,
+  });
 
   // ---------------------------------------------------------------------------
   // Modules: the built-in ones, require() (CommonJS), and the errors and import.meta of

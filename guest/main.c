@@ -4,6 +4,7 @@
  * (value, error parts, unhandled rejections) to the host, and the shell's entry.
  * Also __capsa's natives (console output, promise state). Built as a wasm32-wasi
  * reactor; calls go down to loop.c, tools.c, bridge.c, fs.c and web.c. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -776,18 +777,37 @@ CAPSA_EXPORT("capsa_run") int32_t capsa_run(const char *code, uint32_t len,
 }
 
 /* Runs the shell command line cmd[0..len) (cmd[len] must be NUL) with the
- * standard input input[0..input_len) (input[input_len] NUL), for the host's
- * capsa_shell, and reports its exit status (plus 256 when it ran `exit`) as the
+ * standard input input[0..input_len) (input[input_len] NUL), or all of fd 0 when
+ * input_len is CAPSA_GUEST_SHELL_STDIN, for the host's capsa_shell, and reports its exit status (plus 256 when it ran `exit`) as the
  * value. What the command line's JavaScript left behind (timers, calls that
  * will not be awaited) is dropped, as at the end of a run. */
 CAPSA_EXPORT("capsa_shell") int32_t capsa_shell(const char *cmd, uint32_t len, const char *input,
                                           uint32_t input_len)
 {
-    if (!ctx || !cmd || cmd[len] != '\0' || !input || input[input_len] != '\0' || run_active)
+    int from_stdin = input_len == CAPSA_GUEST_SHELL_STDIN;
+    if (!ctx || !cmd || cmd[len] != '\0' || run_active ||
+        (!from_stdin && (!input || input[input_len] != '\0')))
         return CAPSA_GUEST_BADARG;
     capsa_tools_start_run();
     capsa_loop_start_run();
-    int status = capsa_bridge_shell(cmd, input, input_len);
+    int status;
+    uint8_t *in = NULL;
+    size_t in_len = 0;
+    int err = from_stdin ? capsa_fs_read_stdin(NULL, 1, &in, &in_len) : 0;
+    if (err) {
+        /* As a shell reports a redirection it cannot make: the line does not run. */
+        char msg[160];
+        int n = snprintf(msg, sizeof(msg), "sh: standard input: %s\n",
+                         err == EFBIG ? "over the limit of what the sandbox may read"
+                                      : strerror(err));
+        if (write(2, msg, (size_t)n) < 0)
+            errno = 0;
+        status = 1;
+    } else {
+        status = capsa_bridge_shell(cmd, from_stdin ? (const char *)in : input,
+                                    from_stdin ? in_len : input_len);
+    }
+    free(in);
     capsa_loop_cancel();
     report_unhandled(JS_UNDEFINED);
     JSValue uncaught;

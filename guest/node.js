@@ -16,8 +16,8 @@
 //   followed ('20.0.0') and the engine; env holds only what the host gave
 //   (capsa_set_env), nothing of the host's own; cwd() is /workspace and chdir() throws.
 //   hrtime() and uptime() count from the sandbox's start. exit() ends the run (no
-//   'exit' event is emitted; process emits no events of its own). No stdin, kill,
-//   getuid and the like; memoryUsage() measures the guest's memory.
+//   'exit' event is emitted; process emits no events of its own). process.stdin is
+//   fs.js's. No kill, getuid and the like; memoryUsage() measures the guest's memory.
 // - process.stdout and process.stderr are event emitters with write() (strings, Buffers,
 //   Uint8Arrays as UTF-8), end(), isTTY false, not streams.
 // - util.types cannot tell a Proxy (isProxy is always false); util.inspect of a Proxy

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The version's one home: the Makefile (the shared library's name and SONAME,
  * capsa.pc, the Debian package) and the Python package read these three lines.
- * The ABI policy (README, "Versions and ABI"): a minor version only adds, a major
+ * The ABI policy (docs/install.md, "Versions and ABI"): a minor version only adds, a major
  * one may break and changes the SONAME. */
 #define CAPSA_VERSION_MAJOR 0
 #define CAPSA_VERSION_MINOR 2
@@ -305,8 +305,36 @@ CAPSA_API int capsa_set_args(capsa_sandbox *sb, size_t argc, const char *const *
  * does, and returns as it does (CAPSA_EINVAL too for an entry without '='). */
 CAPSA_API int capsa_set_env(capsa_sandbox *sb, size_t envc, const char *const *envp);
 
+/* The sandbox's standard input: what fd 0 of the guest reads, for scripts
+ * (fs.readFileSync(0) or '/dev/stdin', process.stdin) and for capsa_shell with
+ * input NULL. It is one stream for the sandbox's runs: what a run read is gone
+ * for the next, and it stays at its end once there. A sandbox starts with an
+ * empty one (reads end at once). Either call replaces the one before; neither
+ * may be made during a run (CAPSA_EINVAL). */
+
+/* Standard input from data[0..len) (bytes, copied; NULL with len 0: empty).
+ * CAPSA_OK, CAPSA_EINVAL, CAPSA_ETOOBIG over 64 MiB, CAPSA_ENOMEM. */
+CAPSA_API int capsa_set_stdin(capsa_sandbox *sb, const void *data, size_t len);
+
+/* The most bytes capsa_set_stdin_fd lets the guest read when max_bytes is 0. */
+#define CAPSA_STDIN_MAX_DEFAULT ((uint64_t)64 << 20)
+
+/* Standard input read from the host's file descriptor fd (a pipe, a file, a
+ * terminal), borrowed: the caller keeps it open while the sandbox may run and
+ * closes it. Nothing is read until the guest reads, and then as much as one read
+ * of fd gives. A read that waits for bytes waits no longer than the run's time
+ * limit, and capsa_interrupt stops it: the run then ends as its limit or the
+ * interrupt makes it end. Past max_bytes in all (0: CAPSA_STDIN_MAX_DEFAULT) the
+ * guest's read fails with EFBIG (a script sees an Error with code 'EFBIG'; the
+ * shell does not run its line), and every later read does too. When fd is a
+ * terminal the guest sees one (process.stdin.isTTY) and reads end at once:
+ * sandboxed code is not interactive. CAPSA_OK, CAPSA_EINVAL (fd < 0). */
+CAPSA_API int capsa_set_stdin_fd(capsa_sandbox *sb, int fd, uint64_t max_bytes);
+
 /* Runs the shell command line cmdline (NUL-terminated UTF-8), with
- * input[0..input_len) (UTF-8 text; NULL for none) as its standard input, in the
+ * input[0..input_len) (UTF-8 text) as its standard input, or with NULL (and
+ * input_len 0) all of the sandbox's standard input (capsa_set_stdin, read before
+ * the line runs; empty unless set), in the
  * sandbox's shell: POSIX sh grammar with control flow, the applets listed by `help` (cat,
  * grep, sed, awk, jq, ...), `js` for JavaScript and `tool` for host tools (with
  * the same capability checks as calls from JS). The shell runs inside the guest,
@@ -484,7 +512,7 @@ typedef struct capsa_tool_def {
     const char *description; /* NULL: none */
     const char *parameters;  /* JSON Schema text of the arguments object (parsed
                                 strictly; draft 2020-12, or draft-07 by its
-                                $schema; see README.md for what is asserted);
+                                $schema; see docs/tools.md for what is asserted);
                                 compiled once, every call validated against it;
                                 NULL: {"type":"object"} */
     capsa_tool_fn fn;        /* NULL: the host resolves its calls itself (step mode,
@@ -528,7 +556,7 @@ CAPSA_API int capsa_tool_add(capsa_sandbox *sb, const capsa_tool_def *def);
 //                      "constraints": [{"param": "a", "op": "<=", "value": 10}],
 //                      "max_calls": 3}]}
 // (operators == != < <= > >= in not_in contains starts_with ends_with exists
-// not_exists, and/or nesting; see README.md).
+// not_exists, and/or nesting; see docs/tools.md).
 // (Line comments: the patterns hold "/*", which -Wcomment rejects inside a block comment.)
 
 /* Replaces the sandbox's policy with the one in json[0..len) (budgets start at

@@ -12,8 +12,11 @@ if [ $# -ne 3 ]; then
 fi
 root=$1 version=$2 outdir=$3
 here=$(cd "$(dirname "$0")" && pwd)
-for cmd in dpkg-deb dpkg strip gzip; do
-    command -v "$cmd" >/dev/null 2>&1 || { echo "deb.sh: $cmd is missing (run make deps)" >&2; exit 1; }
+# Each command with the Debian package that provides it.
+for need in dpkg-deb:dpkg dpkg:dpkg strip:binutils gzip:gzip; do
+    cmd=${need%%:*}
+    command -v "$cmd" >/dev/null 2>&1 ||
+        { echo "deb.sh: $cmd is missing: install the Debian package ${need#*:} (make deps installs it)" >&2; exit 1; }
 done
 arch=$(dpkg --print-architecture)
 maintainer=${DEB_MAINTAINER:-capsa maintainers <maintainers@capsa.invalid>}
@@ -50,9 +53,17 @@ depends=
 if command -v dpkg-shlibdeps >/dev/null 2>&1; then
     mkdir -p "$work/debian"
     : > "$work/debian/control"
+    # Our own shared libraries (libcapsa-net links libcapsa) are in this package:
+    # shlibs.local names them as capsa's, and -xcapsa drops that self-dependency.
+    for f in $elves; do
+        soname=$(objdump -p "$f" 2>/dev/null | awk '$1 == "SONAME" { print $2 }')
+        case $soname in
+        *.so.*) echo "${soname%%.so.*} ${soname##*.so.} capsa" ;;
+        esac
+    done > "$work/debian/shlibs.local"
     abs_elves=$(for f in $elves; do echo "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"; done)
     # shellcheck disable=SC2086
-    if out=$(cd "$work" && dpkg-shlibdeps -O $libdirs $abs_elves 2>"$work/err"); then
+    if out=$(cd "$work" && dpkg-shlibdeps -O -xcapsa $libdirs $abs_elves 2>"$work/err"); then
         depends=$(echo "$out" | sed -n 's/^shlibs:Depends=//p')
     else
         echo "deb.sh: dpkg-shlibdeps failed, using dpkg -S instead:" >&2
@@ -60,9 +71,12 @@ if command -v dpkg-shlibdeps >/dev/null 2>&1; then
     fi
 fi
 if [ -z "$depends" ]; then
-    # The package owning each library the dynamic linker resolves, our own aside.
+    # The package owning each library the dynamic linker resolves, our own (found
+    # in ROOT through the $ORIGIN run path) aside.
+    abs_root=$(cd "$root" && pwd)
     depends=$(for f in $elves; do ldd "$f"; done | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' |
         sort -u | while read -r lib; do
+            case $(readlink -f "$lib") in "$abs_root"/*) continue ;; esac
             dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib" 2>/dev/null || {
                 echo "deb.sh: no package owns $lib" >&2; exit 1; }
         done | sed 's/:.*//' | sort -u | paste -sd, | sed 's/,/, /g')

@@ -43,7 +43,7 @@ clean-pkg:
 $(BUILD)/man/%: docs/man/%.scd
 	@mkdir -p $(BUILD)/man
 	@command -v $(SCDOC) >/dev/null 2>&1 || \
-		{ echo "scdoc is missing: run make deps (Debian package scdoc)" >&2; exit 1; }
+		{ echo "scdoc is missing: install the Debian package scdoc (make deps installs it)" >&2; exit 1; }
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct -- $< 2>/dev/null | grep . || date +%s) \
 		$(SCDOC) < $< > $@.tmp && mv -f $@.tmp $@
 

@@ -233,7 +233,7 @@ void capsa__instance_free(capsa__instance *g)
 static const capsa__wasi_preopen guest_preopens[] = { { "/", "/" } };
 static const char *const guest_argv[] = { "capsa" };
 static const capsa__wasi_config guest_wasi = {
-    guest_preopens, 1, guest_argv, 1, NULL, 0, NULL, 0,
+    guest_preopens, 1, guest_argv, 1, NULL, 0,
 };
 
 int capsa__instance_set_args(capsa__instance *g, const char *const *argv, size_t argc,
@@ -487,6 +487,7 @@ int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks,
     int rc = wasi_start(g, vfs, msg, msgsize);
     if (rc != CAPSA_OK)
         return rc;
+    g->wasi.stdin_src = hooks->stdin_src;
     uint64_t pages = memory_limit / CAPSA__WASM_PAGE;
     if (pages < g->inst.w2c_memory.max_pages)
         g->inst.w2c_memory.max_pages = (uint32_t)pages;
@@ -511,7 +512,7 @@ int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *ho
 typedef struct run_args {
     const char *code, *filename; /* for a shell: the command line and its input */
     size_t len, name_len;
-    int shell;
+    int shell;        /* 2: a shell whose input is fd 0's */
     int32_t status;   /* the guest's CAPSA_GUEST_* */
     int nomem;        /* the guest could not allocate the code's copy */
 } run_args;
@@ -539,7 +540,9 @@ static void step_run(capsa__instance *g, void *arg)
     dst[r->len + 1 + r->name_len] = '\0';
     if (r->shell)
         r->status = (int32_t)Z_guestZ_capsa_shell(&g->inst, ptr, (uint32_t)r->len,
-                                                  ptr + (uint32_t)r->len + 1, (uint32_t)r->name_len);
+                                                  ptr + (uint32_t)r->len + 1,
+                                                  r->shell == 2 ? CAPSA_GUEST_SHELL_STDIN
+                                                                : (uint32_t)r->name_len);
     else
         r->status = (int32_t)Z_guestZ_capsa_run(&g->inst, ptr, (uint32_t)r->len,
                                                 ptr + (uint32_t)r->len + 1);
@@ -573,7 +576,8 @@ int capsa__instance_shell(capsa__instance *g, const char *cmd, size_t len, const
                  "guest memory", len, input_len);
         return CAPSA_ETOOBIG;
     }
-    run_args r = { cmd, input, len, input_len, 1, CAPSA_GUEST_OK, 0 };
+    run_args r = { cmd, input ? input : "", len, input ? input_len : 0, input ? 1 : 2,
+                   CAPSA_GUEST_OK, 0 };
     return finish_step(g, &r, step_run, limits, fuel_used, msg, msgsize);
 }
 

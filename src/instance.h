@@ -23,6 +23,7 @@ typedef struct capsa__instance_hooks {
     int (*result)(void *ud, uint32_t kind, const char *data, size_t len);
     void *ud;
     capsa__tools *tools; /* the tool calls of the guest go here; NULL: none */
+    capsa__wasi_stdin *stdin_src; /* what fd 0 reads; NULL: nothing */
 } capsa__instance_hooks;
 
 /* An initialised guest (QuickJS and the JS runtime ready), kept as a memory image
@@ -77,7 +78,7 @@ int capsa__instance_run(capsa__instance *g, const char *code, size_t len, const 
                         char *msg, size_t msgsize);
 
 /* Runs the shell command line cmd[0..len) with the standard input
- * input[0..input_len) (the guest's capsa_shell); returns as capsa__instance_run
+ * input[0..input_len), or with NULL all of fd 0 (the guest's capsa_shell); returns as capsa__instance_run
  * (never CAPSA_PENDING). */
 int capsa__instance_shell(capsa__instance *g, const char *cmd, size_t len, const char *input,
                           size_t input_len, const capsa__rt_limits *limits, uint64_t *fuel_used,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "abi.h"
@@ -238,7 +239,7 @@ static int give_args(capsa_sandbox *sb)
  * pooled one when there is one, else a new one. Takes g in every case. */
 static int make_instance(capsa_sandbox *sb, capsa__instance *g)
 {
-    capsa__instance_hooks hooks = { on_output, on_result, sb, sb->tools };
+    capsa__instance_hooks hooks = { on_output, on_result, sb, sb->tools, &sb->stdin_src };
     if (!g)
         g = pool_take(sb->engine);
     if (g) {
@@ -365,6 +366,59 @@ CAPSA_API int capsa_set_env(capsa_sandbox *sb, size_t envc, const char *const *e
     return set_list(sb, 1, envc, envp);
 }
 
+/* ---- standard input -------------------------------------------------------------- */
+
+/* Drops what the sandbox's standard input held (nothing to read after). */
+static void stdin_clear(capsa_sandbox *sb)
+{
+    capsa__free(sb->alloc, sb->stdin_src.data);
+    memset(&sb->stdin_src, 0, sizeof(sb->stdin_src));
+}
+
+CAPSA_API int capsa_set_stdin(capsa_sandbox *sb, const void *data, size_t len)
+{
+    if (!sb || capsa__sandbox_busy(sb))
+        return CAPSA_EINVAL;
+    if (!data && len) {
+        capsa__sandbox_errorf(sb, "capsa_set_stdin: data is NULL with a length of %zu", len);
+        return CAPSA_EINVAL;
+    }
+    if (len > MAX_CODE_BYTES) {
+        capsa__sandbox_errorf(sb, "capsa_set_stdin: %zu bytes is over the limit of %u bytes",
+                              len, MAX_CODE_BYTES);
+        return CAPSA_ETOOBIG;
+    }
+    uint8_t *copy = NULL;
+    if (len && !(copy = capsa__malloc(sb->alloc, len))) {
+        capsa__sandbox_errorf(sb, "capsa_set_stdin: out of memory");
+        return CAPSA_ENOMEM;
+    }
+    if (len)
+        memcpy(copy, data, len);
+    stdin_clear(sb);
+    sb->stdin_src.data = copy;
+    sb->stdin_src.len = len;
+    capsa__sandbox_errorf(sb, "not an error");
+    return CAPSA_OK;
+}
+
+CAPSA_API int capsa_set_stdin_fd(capsa_sandbox *sb, int fd, uint64_t max_bytes)
+{
+    if (!sb || capsa__sandbox_busy(sb))
+        return CAPSA_EINVAL;
+    if (fd < 0) {
+        capsa__sandbox_errorf(sb, "capsa_set_stdin_fd: %d is not a file descriptor", fd);
+        return CAPSA_EINVAL;
+    }
+    stdin_clear(sb);
+    sb->stdin_src.use_fd = 1;
+    sb->stdin_src.fd = fd;
+    sb->stdin_src.tty = isatty(fd);
+    sb->stdin_src.max = max_bytes ? max_bytes : CAPSA_STDIN_MAX_DEFAULT;
+    capsa__sandbox_errorf(sb, "not an error");
+    return CAPSA_OK;
+}
+
 /* Gives back a sandbox's place under the engine's and the process's caps. */
 static void uncount(capsa_engine *engine)
 {
@@ -469,6 +523,7 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
     result_free(&sb->result, sb->alloc);
     free_list(sb->alloc, sb->argv, sb->argc);
     free_list(sb->alloc, sb->envp, sb->envc);
+    stdin_clear(sb);
     capsa_engine *engine = sb->engine;
     capsa__free(sb->alloc, sb);
     uncount(engine);
@@ -709,7 +764,7 @@ static int run_steps(capsa_sandbox *sb, int rc, const capsa_result **out)
 }
 
 static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char *filename,
-                     const char *input, size_t input_len, const capsa_result **out);
+                     int shell, const char *input, size_t input_len, const capsa_result **out);
 static int resume_inner(capsa_sandbox *sb, const capsa_result **out);
 
 /* Enters a call that runs sb's guest: 0, or -1 when one is already in progress
@@ -749,7 +804,7 @@ CAPSA_API int capsa_run(capsa_sandbox *sb, const char *code, size_t len,
         *out = NULL;
     if (!sb || enter(sb) != 0)
         return CAPSA_EINVAL;
-    int rc = run_inner(sb, code, len, filename, NULL, 0, out);
+    int rc = run_inner(sb, code, len, filename, 0, NULL, 0, out);
     leave(sb);
     return rc;
 }
@@ -768,7 +823,7 @@ CAPSA_API int capsa_resume(capsa_sandbox *sb, const capsa_result **out)
 /* Runs JavaScript code, or, when input is not NULL, the shell command line code
  * with input as its standard input. */
 static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char *filename,
-                     const char *input, size_t input_len, const capsa_result **out)
+                     int shell, const char *input, size_t input_len, const capsa_result **out)
 {
     if (sb->pending) {
         capsa__sandbox_errorf(sb, "a run is pending: settle its tool calls and capsa_resume it, or "
@@ -805,7 +860,7 @@ static int run_inner(capsa_sandbox *sb, const char *code, size_t len, const char
     int spent;
     capsa__rt_limits limits = step_limits(sb, &spent);
     uint64_t used = 0;
-    int rc = input ? capsa__instance_shell(sb->inst, code, len, input, input_len, &limits, &used,
+    int rc = shell ? capsa__instance_shell(sb->inst, code, len, input, input_len, &limits, &used,
                                            sb->errmsg, sizeof(sb->errmsg))
                    : capsa__instance_run(sb->inst, code ? code : "", len,
                                          filename ? filename : "<input>", &limits, &used,
@@ -834,7 +889,7 @@ CAPSA_API int capsa_shell(capsa_sandbox *sb, const char *cmdline, const char *in
         leave(sb);
         return CAPSA_ETOOBIG;
     }
-    int rc = run_inner(sb, cmdline, len, NULL, input ? input : "", input_len, out);
+    int rc = run_inner(sb, cmdline, len, NULL, 1, input, input_len, out);
     capsa_result *r = &sb->result;
     if (rc == CAPSA_OK && r->has[PART_VALUE]) {
         char *end;

@@ -71,6 +71,7 @@ struct capsa_sandbox {
        argv[0] is the program's name ("capsa"); NULL until set. */
     char **argv, **envp;
     size_t argc, envc;
+    capsa__wasi_stdin stdin_src; /* the guest's fd 0 (capsa_set_stdin, _fd) */
 };
 
 /* Whether sb is inside capsa_run or capsa_resume (its guest, or its tool calls,

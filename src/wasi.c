@@ -7,10 +7,12 @@
 #include "wasi.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "rt.h"
@@ -194,10 +196,14 @@ static uint32_t fd_alloc(capsa__wasi *w, uint32_t *fd)
 
 /* WASI's filetype of a descriptor. Node types are numbered as WASI's, so the
  * VFS's null device (/dev/null) is a character device like the streams. */
-static uint8_t fd_filetype(const capsa__wasi_fd *e)
+static uint8_t fd_filetype(const capsa__wasi *w, const capsa__wasi_fd *e)
 {
     if (e->kind == KIND_NODE)
         return (uint8_t)capsa__vfs_node_type(e->node);
+    /* Standard input is a terminal only when the host's is (wasi-libc's isatty
+       asks for a character device); otherwise a pipe, which WASI cannot name. */
+    if (e->kind == KIND_STDIN)
+        return w->stdin_src && w->stdin_src->tty ? FILETYPE_CHARACTER_DEVICE : FILETYPE_UNKNOWN;
     return e->kind == KIND_FREE ? FILETYPE_UNKNOWN : FILETYPE_CHARACTER_DEVICE;
 }
 
@@ -333,8 +339,6 @@ int capsa__wasi_init(capsa__wasi *w, const capsa_allocator *a, capsa__vfs *vfs,
     if (copy_strings(w->alloc, cfg->envp, cfg->envc, &w->envp) != 0)
         goto fail;
     w->envc = cfg->envc;
-    w->stdin_data = cfg->stdin_data;
-    w->stdin_len = cfg->stdin_data ? cfg->stdin_len : 0;
     return 0;
 fail:
     /* Partial copies: argc/envc still say 0 where the copy failed, so count the
@@ -587,6 +591,63 @@ static uint32_t write_iovecs(capsa__wasi *w, uint32_t fd, capsa__wasi_fd *e, con
     return CAPSA__WASI_ESUCCESS;
 }
 
+uint32_t capsa__wasi_stdin_read(capsa__wasi_stdin *s, uint8_t *p, size_t len, size_t *got)
+{
+    *got = 0;
+    if (!s->use_fd) {
+        size_t left = s->len - s->pos;
+        *got = len < left ? len : left;
+        if (*got)
+            memcpy(p, s->data + s->pos, *got);
+        s->pos += *got;
+        return CAPSA__WASI_ESUCCESS;
+    }
+    if (s->over)
+        return CAPSA__WASI_EFBIG;
+    if (s->tty || s->eof || len == 0)
+        return CAPSA__WASI_ESUCCESS;
+    /* One byte past the limit tells a stream at its limit from one over it. */
+    uint64_t room = s->max - s->taken;
+    if ((uint64_t)len > room + 1)
+        len = (size_t)(room + 1);
+    for (;;) {
+        if (capsa__rt_interrupted())
+            capsa__rt_timeout();
+        uint64_t deadline = capsa__rt_deadline_ns(), now = capsa__rt_now_ns();
+        int slice = 10; /* ms: capsa_interrupt is seen within it */
+        if (deadline) {
+            if (now >= deadline)
+                capsa__rt_timeout();
+            uint64_t left_ms = (deadline - now + 999999u) / 1000000u;
+            if (left_ms < (uint64_t)slice)
+                slice = (int)left_ms;
+        }
+        struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+        int r = poll(&pfd, 1, slice);
+        if (r < 0 && errno != EINTR && errno != EAGAIN)
+            return CAPSA__WASI_EIO;
+        if (r <= 0)
+            continue;
+        ssize_t n = read(s->fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
+                continue;
+            return CAPSA__WASI_EIO;
+        }
+        if (n == 0) {
+            s->eof = 1;
+            return CAPSA__WASI_ESUCCESS;
+        }
+        if ((uint64_t)n > room) {
+            s->over = 1; /* what was read past the limit is dropped with the rest */
+            return CAPSA__WASI_EFBIG;
+        }
+        s->taken += (uint64_t)n;
+        *got = (size_t)n;
+        return CAPSA__WASI_ESUCCESS;
+    }
+}
+
 /* Scatters bytes from fd e into the guest's buffers: stdin's data, or the node at
  * *offset. Stops at the end of the data. */
 static uint32_t read_iovecs(capsa__wasi *w, capsa__wasi_fd *e, const uint8_t *vec,
@@ -600,10 +661,18 @@ static uint32_t read_iovecs(capsa__wasi *w, capsa__wasi_fd *e, const uint8_t *ve
             return CAPSA__WASI_EFAULT;
         size_t got;
         if (e->kind == KIND_STDIN) {
-            size_t left = w->stdin_len - w->stdin_pos;
-            got = len < left ? len : left;
-            memcpy(p, w->stdin_data + w->stdin_pos, got);
-            w->stdin_pos += got;
+            /* One read of a host fd at most: a second could wait for bytes that
+               are not coming while the guest has some to work on. */
+            if (total && w->stdin_src && w->stdin_src->use_fd)
+                break;
+            uint32_t err = w->stdin_src ? capsa__wasi_stdin_read(w->stdin_src, p, len, &got) : 0;
+            if (!w->stdin_src)
+                got = 0;
+            if (err) {
+                if (total)
+                    break;
+                return err;
+            }
         } else {
             int err = capsa__vfs_read(w->vfs, e->node, *offset, p, len, &got, CAPSA__VFS_GUEST);
             if (err) {
@@ -830,7 +899,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_fdstat_get(capsa__wasi *w, uint32_t fd, ui
     if (!p)
         return CAPSA__WASI_EFAULT;
     memset(p, 0, FDSTAT_SIZE);
-    p[0] = fd_filetype(e);
+    p[0] = fd_filetype(w, e);
     capsa__store_le16(p + 2, e->fdflags);
     capsa__store_le64(p + 8, e->rights_base);
     capsa__store_le64(p + 16, e->rights_inheriting);
@@ -1299,7 +1368,8 @@ static uint16_t fd_event(capsa__wasi *w, uint32_t fd, uint8_t tag, uint64_t *nby
         return (uint16_t)err;
     if (tag == EVENTTYPE_FD_READ) {
         if (e->kind == KIND_STDIN) {
-            *nbytes = w->stdin_len - w->stdin_pos;
+            const capsa__wasi_stdin *in = w->stdin_src;
+            *nbytes = in && !in->use_fd ? in->len - in->pos : 0;
         } else {
             capsa__vfs_stat st;
             capsa__vfs_stat_node(e->node, &st);

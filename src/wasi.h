@@ -40,10 +40,27 @@ typedef struct capsa__wasi_config {
     size_t argc;
     const char *const *envp;  /* environ_get, "NAME=value" */
     size_t envc;
-    const uint8_t *stdin_data; /* fd 0 reads these bytes, then end of file; borrowed:
-                                  must outlive the guest's calls */
-    size_t stdin_len;
 } capsa__wasi_config;
+
+/* The guest's standard input (fd 0), owned by its sandbox so that it outlives
+ * instances: what one run read is gone for the next. All zero: empty. */
+typedef struct capsa__wasi_stdin {
+    uint8_t *data;        /* bytes given (capsa_set_stdin), allocated on alloc */
+    size_t len, pos;
+    int use_fd;           /* read the host's fd instead, as the guest asks */
+    int fd;               /* borrowed from the caller */
+    int tty;              /* fd is a terminal: the guest sees one, and reads end at once */
+    int eof, over;        /* fd reached its end; fd had more than max bytes */
+    uint64_t max, taken;  /* bytes of fd the guest may read; read so far */
+} capsa__wasi_stdin;
+
+/* Reads at most len bytes of standard input into p: from its bytes, or one read
+ * of its fd that waits (in slices, polling) for bytes, the fd's end, the deadline
+ * of the guest call on this thread or capsa_interrupt; those two stop the call
+ * (capsa__rt_timeout), so it must run inside a guest call. *got 0: the end.
+ * Returns 0, CAPSA__WASI_EFBIG past max (and from then on), or another WASI
+ * errno for a failed read. */
+uint32_t capsa__wasi_stdin_read(capsa__wasi_stdin *s, uint8_t *p, size_t len, size_t *got);
 
 /* Open descriptors a guest may hold at once (EMFILE beyond). */
 #define CAPSA__WASI_MAX_FDS 1024
@@ -60,8 +77,7 @@ struct Z_wasi_snapshot_preview1_instance_t {
     uint32_t nfds;
     char **argv, **envp;            /* copies, argc/envc entries */
     size_t argc, envc;
-    const uint8_t *stdin_data;
-    size_t stdin_len, stdin_pos;
+    capsa__wasi_stdin *stdin_src;   /* borrowed from the sandbox; NULL: empty */
     uint32_t exit_code;             /* set by proc_exit, which then ends the guest
                                        call with CAPSA__TRAP_EXIT (src/rt.h) */
     int fixed_clock;                /* every clock reads CAPSA__WASI_FIXED_TIME: for

@@ -76,3 +76,9 @@ test-sanitize: deps
 	if grep -l -E "ERROR|runtime error" $(SAN_LOGS)/* 2>/dev/null; then \
 		cat $$(grep -l -E "ERROR|runtime error" $(SAN_LOGS)/*); echo "sanitizers: errors reported"; exit 1; \
 	fi; echo "sanitizers: no errors reported"; exit $$status
+
+# The libraries a program linked with $(BUILD)/libcapsa.a needs: tests/docs compiles the
+# documentation's C examples with them.
+.PHONY: print-host-libs
+print-host-libs:
+	@echo $(HOST_LIBS)

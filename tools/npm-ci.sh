@@ -11,7 +11,7 @@ if cmp -s "$src/package-lock.json" "$dest/package-lock.json" && [ -d "$dest/node
     exit 0
 fi
 if ! command -v npm >/dev/null 2>&1; then
-    echo "$label: npm not found (deps/install.sh installs it)" >&2
+    echo "$label: npm is missing: install the Debian package npm (make deps installs it)" >&2
     exit 1
 fi
 echo "$label: installing the pinned npm packages (npm ci) into $dest/node_modules" >&2

@@ -1,7 +1,10 @@
-// The peers capsa is compared with, behind one small interface: Node.js's vm module
-// and quickjs-emscripten (QuickJS compiled to WebAssembly by Emscripten, run by V8).
-// quickjs-emscripten comes from the pinned npm packages of bench/package.json,
-// installed by bench/deps.sh into a directory given on the command line.
+// The peers capsa is compared with, behind one small interface: Node.js's vm module,
+// quickjs-emscripten (QuickJS compiled to WebAssembly by Emscripten, run by V8) and
+// isolated-vm (V8 isolates of their own, with their own heap limit, in Node.js).
+// quickjs-emscripten and isolated-vm come from the pinned npm packages of
+// bench/package.json, installed by bench/deps.sh into a directory given on the
+// command line.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -10,17 +13,21 @@ import vm from 'node:vm';
 // QuickJS may use all but 3 MiB; the native reference uses the same limit.
 const MEMORY_LIMIT = (256 - 3) * 1024 * 1024;
 
-export const ENGINES = ['node_vm', 'quickjs_emscripten'];
+export const ENGINES = ['node_vm', 'quickjs_emscripten', 'isolated_vm'];
 
-// Loads an engine and returns { newSandbox() } where a sandbox has run(code, name),
+// Loads an engine and returns { newSandbox(opts) } where a sandbox has run(code, name),
 // which evaluates a global script and returns nothing, read(expr), which returns
 // the JSON text of an expression's value, and dispose(). Throws when the engine
-// cannot be loaded (quickjs-emscripten not installed).
+// cannot be loaded (its package not installed). opts.intl names a file of JS that
+// gives an engine without Intl one before anything runs (the guest's guest/intl.js,
+// as native QuickJS gets it); engines with their own Intl ignore it.
 export async function loadEngine(name, modulesDir) {
     if (name === 'node_vm')
         return nodeVm();
     if (name === 'quickjs_emscripten')
         return quickjsEmscripten(modulesDir);
+    if (name === 'isolated_vm')
+        return isolatedVm(modulesDir);
     throw new Error(`unknown engine ${name}`);
 }
 
@@ -43,14 +50,17 @@ function nodeVm() {
     };
 }
 
-async function quickjsEmscripten(modulesDir) {
+function requireFrom(modulesDir, name) {
     if (!modulesDir)
         throw new Error('no node_modules directory given');
-    const require = createRequire(path.join(path.resolve(modulesDir), 'bench.js'));
-    const { getQuickJS } = require('quickjs-emscripten');
+    return createRequire(path.join(path.resolve(modulesDir), 'bench.js'))(name);
+}
+
+async function quickjsEmscripten(modulesDir) {
+    const { getQuickJS } = requireFrom(modulesDir, 'quickjs-emscripten');
     const QuickJS = await getQuickJS();
     return {
-        newSandbox() {
+        newSandbox(opts = {}) {
             const runtime = QuickJS.newRuntime();
             runtime.setMemoryLimit(MEMORY_LIMIT);
             const ctx = runtime.newContext();
@@ -70,6 +80,8 @@ async function quickjsEmscripten(modulesDir) {
                 }
                 return result.value;
             };
+            if (opts.intl)
+                evaluate(readFileSync(opts.intl, 'utf8'), opts.intl).dispose();
             return {
                 run(code, filename) {
                     evaluate(code, filename).dispose();
@@ -83,6 +95,30 @@ async function quickjsEmscripten(modulesDir) {
                 dispose() {
                     ctx.dispose();
                     runtime.dispose();
+                },
+            };
+        },
+    };
+}
+
+function isolatedVm(modulesDir) {
+    const ivm = requireFrom(modulesDir, 'isolated-vm');
+    return {
+        newSandbox() {
+            const isolate = new ivm.Isolate({ memoryLimit: MEMORY_LIMIT / (1024 * 1024) });
+            const ctx = isolate.createContextSync();
+            return {
+                // A global script whose completion value is left in the isolate (an
+                // object could not be copied out).
+                run(code, filename) {
+                    ctx.evalSync(code + '\n;undefined', { filename });
+                },
+                read(expr) {
+                    return ctx.evalSync(`JSON.stringify(${expr})`);
+                },
+                dispose() {
+                    ctx.release();
+                    isolate.dispose();
                 },
             };
         },

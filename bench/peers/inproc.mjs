@@ -2,7 +2,7 @@
 //   node inproc.mjs ENGINE compute REPS WARMUP SCRIPT...   each script in one sandbox
 //   node inproc.mjs ENGINE latency N                       new sandbox + 1+1 + dispose
 // A latency cycle evaluates 1+1 and takes its value as JSON, as a capsa run does.
-// ENGINE is node_vm or quickjs_emscripten; BENCH_NODE_MODULES names the directory
+// ENGINE is node_vm, quickjs_emscripten or isolated_vm; BENCH_NODE_MODULES names the directory
 // where the pinned npm packages are installed. Prints one line per figure,
 // "name unit median min max p99 check", as the C runners do (see bench.sh).
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ function compute(engine, reps, warmup, scripts) {
     for (const file of scripts) {
         const code = readFileSync(file, 'utf8');
         const name = path.basename(file).replace(/\.js$/, '');
-        const sb = engine.newSandbox();
+        const sb = engine.newSandbox({ intl: process.env.BENCH_INTL_JS });
         const t = [];
         for (let i = -warmup; i < reps; i++) {
             const t0 = now();

@@ -1,11 +1,11 @@
 // Whole-process figures: the wall time of a process that starts, creates one
 // sandbox, evaluates 1+1 and prints it, for capsa (`capsa run -e 'return 1+1'`) and
 // for each peer (`node -e` with the vm module; bench/peers/once.mjs for
-// quickjs-emscripten). The commands take turns, so that a busy moment of the
+// quickjs-emscripten and isolated-vm). The commands take turns, so that a busy moment of the
 // machine falls on all of them.
 //   node process.mjs RUNS CAPSA    (BENCH_NODE_MODULES: where the npm packages are)
 // Prints "ENGINE process ms median min max p99 check" per command; a command that
-// cannot run (quickjs-emscripten not installed) is left out.
+// cannot run (its package not installed) is left out.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +26,8 @@ const commands = [
 if (modulesDir && existsSync(path.join(modulesDir, 'quickjs-emscripten')))
     commands.push(['quickjs_emscripten', process.execPath,
         [path.join(here, 'once.mjs'), 'quickjs_emscripten']]);
+if (modulesDir && existsSync(path.join(modulesDir, 'isolated-vm', 'out', 'isolated_vm.node')))
+    commands.push(['isolated_vm', process.execPath, [path.join(here, 'once.mjs'), 'isolated_vm']]);
 
 const samples = new Map(commands.map(([name]) => [name, []]));
 for (let i = -warmup; i < runs; i++) {

@@ -307,6 +307,7 @@ def _declare(h: ctypes.CDLL) -> None:
     _proto(h, "capsa_fs_export_tar", c_int, sb, c_char_p, POINTER(c_void_p), POINTER(c_size_t))
     _proto(h, "capsa_fs_import_tar", c_int, sb, c_char_p, c_char_p, c_size_t)
     _proto(h, "capsa_free", None, c_void_p)
+    _proto(h, "capsa_set_stdin", c_int, sb, c_char_p, c_size_t)
     _proto(h, "capsa_sandbox_options", c_int, sb, POINTER(Options))
     _proto(h, "capsa_policy_json", c_void_p, sb)
     _proto(h, "capsa_checkpoint", c_int, sb, POINTER(c_void_p), POINTER(c_size_t))

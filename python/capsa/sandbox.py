@@ -639,9 +639,9 @@ class Sandbox:
         self._state.on_output = None
         self._running = False
 
-    def _c_step(self, first: tuple[bytes, bytes | None] | None, shell: bool = False
+    def _c_step(self, first: tuple[bytes, ...] | None, shell: bool = False
                 ) -> tuple[int, RunResult | None, str]:
-        """capsa_run (first = (code, filename)), capsa_shell (first = (command line,
+        """capsa_set_stdin and capsa_run (first = (code, filename, stdin)), capsa_shell (first = (command line,
         input), shell=True) or capsa_resume (first = None); reads the result at once (it
         is valid until the next call). Blocking; releases the GIL."""
         lib = _lib.lib()
@@ -652,8 +652,11 @@ class Sandbox:
                 rc = lib.capsa_shell(self._handle, cmdline, stdin, len(stdin) if stdin else 0,
                                      ctypes.byref(res))
             elif first is not None:
-                code, filename = first
-                rc = lib.capsa_run(self._handle, code, len(code), filename, ctypes.byref(res))
+                code, filename, stdin = first
+                rc = lib.capsa_set_stdin(self._handle, stdin, len(stdin))
+                if rc == _lib.OK:
+                    rc = lib.capsa_run(self._handle, code, len(code), filename,
+                                       ctypes.byref(res))
             else:
                 rc = lib.capsa_resume(self._handle, ctypes.byref(res))
             msg = self._errmsg()
@@ -676,15 +679,19 @@ class Sandbox:
         raise error_for(rc, detail or _lib.lib().capsa_errstr(rc).decode(), result=result)
 
     def run(self, code: str | bytes, *, filename: str | None = None,
+            stdin: str | bytes | None = None,
             on_output: OutputCallback | None = None) -> RunResult:
         """Runs JavaScript as the body of an async function (top-level ``await`` and
         ``return x`` work; top-level declarations persist to later runs).
+
+        ``stdin`` (text as UTF-8, or bytes; None: empty) is the script's standard input:
+        ``fs.readFileSync(0)``, ``process.stdin``.
 
         Returns a RunResult (``error`` set when the script threw). Raises
         TimeLimitExceeded, FuelExhausted, GuestTrap or OutOfMemory when a limit stops the
         run (the sandbox is reset and stays usable), InvalidArgument on misuse.
         """
-        first = (_code_bytes(code), _filename(filename))
+        first = (_code_bytes(code), _filename(filename), _stdin_bytes(stdin))
         self._begin(on_output)
         try:
             rc, result, msg = self._c_step(first)
@@ -695,10 +702,11 @@ class Sandbox:
             self._end()
 
     async def run_async(self, code: str | bytes, *, filename: str | None = None,
+                        stdin: str | bytes | None = None,
                         on_output: OutputCallback | None = None) -> RunResult:
         """``run`` for asyncio: the library works in the loop's default executor, and
         ``async def`` tools run as tasks on this loop, concurrently (step mode)."""
-        first = (_code_bytes(code), _filename(filename))
+        first = (_code_bytes(code), _filename(filename), _stdin_bytes(stdin))
         loop = asyncio.get_running_loop()
         self._begin(on_output)
         try:
@@ -1113,7 +1121,18 @@ def _shell_result(rc: int, result: RunResult | None) -> RunResult | None:
     return result
 
 
-def _shell_args(command: Any, stdin: Any) -> tuple[bytes, bytes | None]:
+def _stdin_bytes(stdin: Any) -> bytes:
+    """The standard input of run: text as UTF-8, bytes as they are, None as empty."""
+    if stdin is None:
+        return b""
+    if isinstance(stdin, str):
+        return stdin.encode("utf-8")
+    if isinstance(stdin, (bytes, bytearray, memoryview)):
+        return bytes(stdin)
+    raise TypeError(f"stdin must be a str or bytes, not {type(stdin).__name__}")
+
+
+def _shell_args(command: Any, stdin: Any) -> tuple[bytes, bytes]:
     """The command line (NUL-terminated for C) and the input of run_shell, checked."""
     if not _lib.has_shell():
         raise ShellNotAvailable(_NO_SHELL)
@@ -1122,18 +1141,12 @@ def _shell_args(command: Any, stdin: Any) -> tuple[bytes, bytes | None]:
     if "\0" in command:
         raise ValueError("command must not contain a NUL character")
     cmdline = command.encode("utf-8")
-    if stdin is None:
-        return cmdline, None
-    if isinstance(stdin, str):
-        return cmdline, stdin.encode("utf-8")
-    if isinstance(stdin, (bytes, bytearray, memoryview)):
-        data = bytes(stdin)
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"stdin is not UTF-8 text: {exc}") from None
-        return cmdline, data
-    raise TypeError(f"stdin must be a str or bytes, not {type(stdin).__name__}")
+    data = _stdin_bytes(stdin)  # None: empty, not the standard input a run was given
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"stdin is not UTF-8 text: {exc}") from None
+    return cmdline, data
 
 
 def _code_bytes(code: str | bytes) -> bytes:

@@ -5,7 +5,7 @@
 #                directory, @TMP@ the temporary directory of generated inputs (below),
 #                @NL@ a newline (for -e code of several lines).
 #   NAME.stdin   standard input (optional; /dev/null when missing, unless the generator
-#                below made @TMP@/NAME.stdin).
+#                below made @TMP@/NAME.stdin: a file, or a pipe that never ends).
 #   NAME.stdout, NAME.stderr, NAME.status
 #                what capsa must print and its exit status; a missing .stdout or .stderr
 #                means empty, a missing .status means 0.
@@ -121,6 +121,19 @@ generate() {
     empty_file)
         : >"$gen/empty.js"
         ;;
+    stdin_over_limit_stream | shell_stdin_over_limit)
+        fill 2000 s >"$gen/$1.stdin"
+        ;;
+    stdin_over_default_limit)
+        # One byte past the 64 MiB capsa reads by default.
+        fill 67108865 d >"$gen/$1.stdin"
+        ;;
+    stdin_never_ends_* | shell_stdin_never_ends)
+        # A pipe that never ends: this script holds its writing end open (fd 9, closed
+        # after the case) and writes nothing.
+        mkfifo "$gen/$1.stdin"
+        exec 9<>"$gen/$1.stdin"
+        ;;
     nul_in_string_literals)
         # NUL bytes inside '', "" and `` literals, a regexp and a comment. The
         # backquotes are JavaScript's, hence the single quotes.
@@ -219,7 +232,7 @@ for argsf in "$here"/*.args; do
     stdin=/dev/null
     if [ -f "$base.stdin" ]; then
         stdin="$base.stdin"
-    elif [ -f "$gen/$name.stdin" ]; then
+    elif [ -e "$gen/$name.stdin" ]; then
         stdin="$gen/$name.stdin"
     fi
 
@@ -254,6 +267,7 @@ for argsf in "$here"/*.args; do
         fi
     done
     if [ "$ok" -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    exec 9>&- # a never-ending pipe's writer
     rm -rf "$gen" && mkdir "$gen"
 done
 echo "$pass passed, $fail failed"

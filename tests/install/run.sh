@@ -367,7 +367,8 @@ print(sb.run("return n * 7").value, flush=True)' "$tmp/go" > "$tmp/live.out" 2>&
     i=0
     while [ ! -s "$tmp/live.out" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
     out=$(mk install PREFIX="$prefix" LDCONFIG=: 2>&1) || bad "make install again" "$out"
-    echo go > "$tmp/go"
+    # A child that died before opening the FIFO would leave this open waiting.
+    timeout 30 sh -c 'echo go > "$1"' sh "$tmp/go" || kill "$live" 2>/dev/null
     wait $live
     check "a process using the library runs on while make install replaces it" "6
 42" "$(cat "$tmp/live.out")"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Golden JavaScript tests: each tests/js/GROUP/NAME.js runs in a fresh sandbox through
 # the capsa CLI; its stdout must equal NAME.stdout and its stderr NAME.stderr (empty
-# when that file is missing); its exit status NAME.status (0 when missing).
+# when that file is missing); its exit status NAME.status (0 when missing). NAME.stdin,
+# when there, is its standard input (else /dev/null).
 set -u
 BUILD=${BUILD:-build}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +16,9 @@ trap 'rm -f "$out" "$err"' EXIT
 for js in "$here"/*/*.js; do
     base=${js%.js}
     name=${base#"$here"/}
-    "$capsa" run "$js" >"$out" 2>"$err"
+    stdin=/dev/null
+    [ -f "$base.stdin" ] && stdin="$base.stdin"
+    "$capsa" run "$js" <"$stdin" >"$out" 2>"$err"
     status=$?
     want_status=0
     [ -f "$base.status" ] && want_status=$(cat "$base.status")

@@ -96,11 +96,13 @@ class LayoutTest(unittest.TestCase):
     def test_run_a_program_unchanged(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             prog = Path(tmp) / "prog.py"
-            prog.write_text("import sys\nfrom amla_sandbox import create_sandbox_tool\n"
-                            "print(create_sandbox_tool().run('return 6 * 7'), sys.argv[1:])\n")
+            # A module beside the program imports as with `python3 prog.py`.
+            (Path(tmp) / "beside.py").write_text("X = 'beside'\n")
+            prog.write_text("import sys\nfrom amla_sandbox import create_sandbox_tool\nimport beside\n"
+                            "print(create_sandbox_tool().run('return 6 * 7'), sys.argv[1:], beside.X)\n")
             p = subprocess.run([sys.executable, "-m", "capsa.amla_sandbox", str(prog), "x"],
                                capture_output=True, text=True, timeout=60, env=python_env())
-            self.assertEqual(p.stdout.strip(), "42 ['x']", p.stderr)
+            self.assertEqual(p.stdout.strip(), "42 ['x'] beside", p.stderr)
             p = subprocess.run([sys.executable, "-m", "capsa.amla_sandbox"], capture_output=True,
                                text=True, timeout=60, env=python_env())
             self.assertEqual(p.returncode, 2)

@@ -58,6 +58,30 @@ class RunTest(unittest.TestCase):
     def test_bytes_code_and_top_level_await(self) -> None:
         self.assertEqual(self.sb.run(b"return await Promise.resolve(7)").value, 7)
 
+    def test_stdin(self) -> None:
+        r = self.sb.run("return fs.readFileSync(0, 'utf8').split('\\n')", stdin="a\nb")
+        self.assertEqual(r.value, ["a", "b"])
+        r = self.sb.run("const b = fs.readFileSync('/dev/stdin'); return [b.length, b[0], b[3]]",
+                        stdin=b"\x00\xff\x01\xfe")
+        self.assertEqual(r.value, [4, 0, 254], "bytes reach the script as they are")
+        r = self.sb.run("let n = 0; for await (const c of process.stdin) n += c.length; return n",
+                        stdin=bytearray(b"x" * 100000))
+        self.assertEqual(r.value, 100000)
+        self.assertEqual(self.sb.run("return fs.readFileSync(0, 'utf8')").value, "",
+                         "without stdin= a run's standard input is empty")
+        async def go() -> object:
+            r = await self.sb.run_async("return fs.readFileSync(0, 'utf8')", stdin="async")
+            return r.value
+        self.assertEqual(asyncio.run(go()), "async")
+        self.sb.run("return 1", stdin="left unread")
+        self.assertEqual(self.sb.run_shell("cat").stdout, "",
+                         "the shell's input is its own stdin= (empty), not a run's")
+        with self.assertRaises(TypeError):
+            self.sb.run("1", stdin=5)  # type: ignore[arg-type]
+        with self.assertRaises(capsa.CapsaError) as ctx:
+            self.sb.run("1", stdin=b"\0" * ((64 << 20) + 1))
+        self.assertEqual(ctx.exception.code, 5, "over 64 MiB: CAPSA_ETOOBIG")
+
     def test_wrong_types_raise_type_errors(self) -> None:
         with self.assertRaises(TypeError):
             self.sb.run(42)  # type: ignore[arg-type]

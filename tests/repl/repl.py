@@ -25,7 +25,7 @@ def check(what, ok, detail=""):
     else:
         failed += 1
         print(f"FAIL: {what}")
-        if detail:
+        if detail != "":
             print("    " + repr(detail))
 
 
@@ -58,7 +58,7 @@ class Term:
     def send(self, data):
         os.write(self.fd, data)
 
-    def wait(self, timeout=10.0):
+    def wait(self, timeout=30.0):
         end = time.time() + timeout
         while time.time() < end:
             pid, status = os.waitpid(self.pid, os.WNOHANG)

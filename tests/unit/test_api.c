@@ -1,11 +1,14 @@
 /* The public API end to end: engines and sandboxes, runs and results, state that
  * persists between runs, reset, errors with positions, output capture and caps,
  * bad input, many live sandboxes, interrupts from another thread, and allocation
- * failure at every step. */
+ * failure at every step, standard input. */
+#define _GNU_SOURCE /* posix_openpt and ptsname */
 #include <jansson.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "capsa.h"
 #include "test.h"
@@ -815,7 +818,13 @@ TEST(interrupt)
         "console.log('go'); await new Promise(r => setTimeout(r, 600000))",
         "console.log('go'); await tools.slow.wait({})",
         "console.log('go'); await shell('sleep 600')",
+        "console.log('go'); fs.readFileSync(0)",
+        "console.log('go'); for await (const c of process.stdin) {}",
     };
+    /* Standard input that never ends: a pipe whose writer stays open. */
+    int never[2];
+    CHECK_INT(pipe(never), 0, "a pipe for standard input");
+    CHECK_INT(capsa_set_stdin_fd(sb, never[0], 0), CAPSA_OK, "its reading end is stdin");
     int rc;
     for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
         run(sb, "var kept = 'state'", &rc);
@@ -845,6 +854,8 @@ TEST(interrupt)
     CHECK_INT(rc, CAPSA_OK, "the next run completes");
     CHECK_STR(capsa_result_value(r), "\"k4999950000\"", "with the files kept");
     capsa_sandbox_free(sb);
+    close(never[0]);
+    close(never[1]);
     CHECK_STR(capsa_errname(CAPSA_EINTERRUPTED), "CAPSA_EINTERRUPTED", "the code has its name");
 }
 
@@ -912,6 +923,129 @@ TEST(args_env_exit)
     capsa_sandbox_free(sb);
 }
 
+/* A thread that writes len bytes of data to fd, then closes it. */
+typedef struct feeder {
+    int fd;
+    const char *data;
+    size_t len;
+} feeder;
+
+static void *feed_thread(void *arg)
+{
+    feeder *f = arg;
+    size_t off = 0;
+    while (off < f->len) {
+        ssize_t n = write(f->fd, f->data + off, f->len - off);
+        if (n <= 0)
+            break;
+        off += (size_t)n;
+    }
+    close(f->fd);
+    return NULL;
+}
+
+/* Runs code with a pipe as standard input (at most max bytes of it; 0: the
+ * default) that a thread fills with data[0..len) and closes. */
+static const capsa_result *run_fed(capsa_sandbox *sb, const char *data, size_t len,
+                                   uint64_t max, const char *code, int *rc)
+{
+    int p[2];
+    CHECK_INT(pipe(p), 0, "a pipe");
+    feeder f = { p[1], data, len };
+    CHECK_INT(capsa_set_stdin_fd(sb, p[0], max), CAPSA_OK, "the pipe is standard input");
+    pthread_t th;
+    pthread_create(&th, NULL, feed_thread, &f);
+    const capsa_result *r = run(sb, code, rc);
+    pthread_join(th, NULL);
+    close(p[0]);
+    return r;
+}
+
+/* The sandbox's standard input: bytes given (one stream across runs), a host fd
+ * read as the guest asks (to its end, within a limit, within the time limit), the
+ * shell's input when capsa_shell gets NULL, and a terminal, which reads as empty. */
+TEST(stdin)
+{
+    capsa_sandbox *sb = new_sandbox();
+    int rc;
+    const capsa_result *r = run(sb, "return fs.readFileSync(0, 'utf8')", &rc);
+    CHECK_STR(capsa_result_value(r), "\"\"", "a new sandbox's standard input is empty");
+    CHECK_INT(capsa_set_stdin(NULL, "x", 1), CAPSA_EINVAL, "NULL sandbox");
+    CHECK_INT(capsa_set_stdin(sb, NULL, 3), CAPSA_EINVAL, "NULL data with a length");
+    CHECK_INT(capsa_set_stdin_fd(sb, -1, 0), CAPSA_EINVAL, "a negative fd");
+    CHECK_INT(capsa_set_stdin(sb, "ab\ncd\n", 6), CAPSA_OK, "bytes as standard input");
+    r = run(sb, "const b = fs.readFileSync(0); return [b.length, b.toString()]", &rc);
+    CHECK_STR(capsa_result_value(r), "[6,\"ab\\ncd\\n\"]", "read whole as a Buffer");
+    r = run(sb, "return fs.readFileSync('/dev/stdin', 'utf8')", &rc);
+    CHECK_STR(capsa_result_value(r), "\"\"", "what a run read is gone for the next");
+    CHECK_INT(capsa_set_stdin(sb, "one\ntwo\n", 8), CAPSA_OK, "new bytes");
+    size_t len;
+    rc = capsa_shell(sb, "wc -l", NULL, 0, &r);
+    CHECK_STR(capsa_result_stdout(r, &len), "2\n", "capsa_shell with NULL input reads them");
+    CHECK_INT(capsa_set_stdin(sb, "\xe2\x82", 2), CAPSA_OK, "half a character");
+    r = run(sb, "let s = ''; process.stdin.setEncoding('utf8'); "
+                "process.stdin.on('data', (c) => { s += c; }); "
+                "await new Promise((res) => process.stdin.on('end', res)); return s", &rc);
+    CHECK_STR(capsa_result_value(r), "\"\xef\xbf\xbd\"", "the stream's decoder ends a cut character");
+
+    /* A pipe: read as it comes, to its end. */
+    static char big[300000];
+    memset(big, 'z', sizeof(big));
+    r = run_fed(sb, big, sizeof(big), 0, "let n = 0, chunks = 0; for await (const c of "
+                "process.stdin) { n += c.length; chunks++; } return [n, chunks > 1]", &rc);
+    CHECK_STR(capsa_result_value(r), "[300000,true]", "all of it, in several chunks");
+
+    /* Past the limit: EFBIG, for this read and the next. */
+    r = run_fed(sb, big, 11, 10, "try { fs.readFileSync(0); } catch (e) { return [e.code, "
+                "e.syscall, process.stdin.readableEnded]; }", &rc);
+    CHECK_STR(capsa_result_value(r), "[\"EFBIG\",\"read\",false]", "11 bytes are over 10");
+    r = run(sb, "return await new Promise((res) => process.stdin.on('error', (e) => res(e.code))"
+                ".resume())", &rc);
+    CHECK_STR(capsa_result_value(r), "\"EFBIG\"", "the stream reports it as its error");
+    r = run_fed(sb, big, 10, 10, "return fs.readFileSync(0).length", &rc);
+    CHECK_STR(capsa_result_value(r), "10", "10 bytes are within it");
+    capsa_sandbox_free(sb);
+
+    /* A pipe that never ends: the time limit stops the read; a run that does not
+       read it is not held up. */
+    capsa_options o;
+    capsa_options_init(&o);
+    o.timeout_ms = 200;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_OK, "a sandbox with a 200 ms limit");
+    int p[2];
+    CHECK_INT(pipe(p), 0, "a pipe");
+    CHECK_INT(capsa_set_stdin_fd(sb, p[0], 0), CAPSA_OK, "that never ends");
+    r = run(sb, "return 1 + 1", &rc);
+    CHECK_STR(capsa_result_value(r), "2", "a run that does not read it ends");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    r = run(sb, "return fs.readFileSync(0).length", &rc);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    CHECK_INT(rc, CAPSA_ETIMEOUT, "a read of it stops at the time limit");
+    CHECK(ms < 2000, "within the limit's reach, not after the pipe's end");
+    rc = capsa_shell(sb, "cat", NULL, 0, &r);
+    CHECK_INT(rc, CAPSA_ETIMEOUT, "the shell's read of it too");
+    close(p[0]);
+    close(p[1]);
+
+    /* A terminal: isTTY, and reads end at once. */
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    if (m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0) {
+        int t = open(ptsname(m), O_RDWR | O_NOCTTY);
+        CHECK(t >= 0, "the terminal's other side opens");
+        CHECK_INT(capsa_set_stdin_fd(sb, t, 0), CAPSA_OK, "a terminal as standard input");
+        r = run(sb, "return [process.stdin.isTTY, fs.readFileSync(0).length]", &rc);
+        CHECK_STR(capsa_result_value(r), "[true,0]", "a terminal, read as empty");
+        close(t);
+    } else {
+        printf("stdin: no pseudo-terminal here, the terminal case is not checked\n");
+    }
+    if (m >= 0)
+        close(m);
+    capsa_sandbox_free(sb);
+}
+
 int main(void)
 {
     if (capsa_engine_new(NULL, &engine) != CAPSA_OK) {
@@ -940,6 +1074,7 @@ int main(void)
     RUN(allocation_failure);
     RUN(shell);
     RUN(args_env_exit);
+    RUN(stdin);
     capsa_engine_free(engine);
     return test_summary("test_api");
 }

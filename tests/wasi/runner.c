@@ -226,7 +226,7 @@ int main(int argc, char **argv)
     memset(&w, 0, sizeof(w));
     w.output = output;
     w.output_ud = &out;
-    capsa__wasi_config wc = { pre, npre, args, nargs, env, nenv, NULL, 0 };
+    capsa__wasi_config wc = { pre, npre, args, nargs, env, nenv };
     if ((err = capsa__wasi_init(&w, &capsa__default_allocator, vfs, &wc)))
         return fail("capsa__wasi_init: errno %d", err);
 

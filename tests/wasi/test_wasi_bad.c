@@ -109,7 +109,7 @@ static void setup(void)
     static const capsa__wasi_preopen pre[] = { { "/workspace", "workspace" }, { "/", "/" } };
     static const char *const argv[] = { "prog", "one", "two" };
     static const char *const envp[] = { "A=1" };
-    capsa__wasi_config cfg = { pre, 2, argv, 3, envp, 1, stdin_bytes, 5 };
+    capsa__wasi_config cfg = { pre, 2, argv, 3, envp, 1 };
     w.output = output;
     int err = capsa__wasi_init(&w, &capsa__default_allocator, vfs, &cfg);
     if (err) {
@@ -117,6 +117,9 @@ static void setup(void)
         exit(1);
     }
     w.memory = &mem;
+    static capsa__wasi_stdin in;
+    in = (capsa__wasi_stdin){ .data = (uint8_t *)stdin_bytes, .len = 5 };
+    w.stdin_src = &in;
 }
 
 TEST(fd_write_bad_pointers)

@@ -4,6 +4,7 @@ amla-sandbox unchanged, with ``import amla_sandbox`` resolving to capsa's packag
 
 from __future__ import annotations
 
+import os
 import runpy
 import sys
 
@@ -19,6 +20,9 @@ def main() -> int:
         return 2 if len(sys.argv) < 2 else 0
     install()
     sys.argv = sys.argv[1:]
+    # As `python3 PROGRAM.py` does: the program's directory first on the path (for -m
+    # it is the working directory), so modules beside it import.
+    sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))
     runpy.run_path(sys.argv[0], run_name="__main__")
     return 0
 

@@ -4,7 +4,8 @@
 # own) runs with `node NAME.js` in a fresh temporary directory that is its working
 # directory (as /workspace is under capsa), and its stdout, stderr and exit status
 # become NAME.stdout, NAME.stderr and NAME.status (the last two only when not empty
-# or not 0). Node's "(node:PID) " before a warning and its "(Use `node --trace-...`"
+# or not 0); NAME.stdin, when there, is its standard input (else /dev/null), as in
+# tests/js/run.sh. Node's "(node:PID) " before a warning and its "(Use `node --trace-...`"
 # hint are taken out of stderr: the sandbox writes neither. tests/js/run.sh then
 # compares capsa's output with these files, so the suite does not need node.
 #
@@ -27,7 +28,9 @@ for js in "$here"/"${1:-}"*.js; do
     [ "$name" = sandbox ] && continue
     dir=$(mktemp -d)
     cp "$js" "$dir/"
-    (cd "$dir" && TZ=UTC node "$name.js" >"$here/$name.stdout" 2>"$dir/stderr")
+    stdin=/dev/null
+    [ -f "$here/$name.stdin" ] && stdin="$here/$name.stdin"
+    (cd "$dir" && TZ=UTC node "$name.js" <"$stdin" >"$here/$name.stdout" 2>"$dir/stderr")
     status=$?
     sed -E 's/^\(node:[0-9]+\) //; /^\(Use `node --trace-/d' "$dir/stderr" >"$here/$name.stderr"
     [ -s "$here/$name.stderr" ] || rm -f "$here/$name.stderr"
