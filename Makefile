@@ -76,7 +76,7 @@ HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 # transports), a library of its own beside libcapsa, built on include/capsa.h
 # only, so that an embedder of the core links none of it.
 NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http mcp_client mcp_client_http \
-	store store_dir store_redis serve
+	store store_dir store_redis serve serve_parse
 NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
 NET_LIBS   := -lmicrohttpd -lcurl -ljansson -lhiredis -lcrypto -lpthread
 # The capsa program (cli/), and what it links besides libcapsa.

@@ -1,7 +1,8 @@
 /* The /v1 API of `capsa serve` (see serve.h): the routes, the session record
  * (a header line, the metadata as one JSON line, the checkpoint), the lease and
  * its renewing thread, the compare-and-set write-back, the sandboxes kept loaded,
- * and the metrics. */
+ * and the metrics. What it parses from a request or the store is in
+ * serve_parse.c. */
 #define _GNU_SOURCE
 #include "serve.h"
 
@@ -17,8 +18,8 @@
 
 #include "mcp_http.h"
 #include "mcp_server.h" /* mcp_status_name */
+#include "serve_parse.h"
 
-#define RECORD_MAGIC "capsa-session 1\n"
 #define DEFAULT_TTL_MS (24ull * 3600 * 1000)
 #define DEFAULT_MAX_SESSIONS 1000
 #define DEFAULT_MAX_LOADED 64
@@ -205,54 +206,7 @@ static void tenant_key(const char *tenant, char key[80])
 
 /* ---- the session record ------------------------------------------------------------------ */
 
-/* A record as read: its metadata (owned) and where its checkpoint lies in the
- * blob. */
-typedef struct record {
-    json_t *meta;
-    const char *ckpt;
-    size_t ckpt_len;
-} record;
-
-static int parse_record(const char *blob, size_t len, record *r)
-{
-    size_t m = strlen(RECORD_MAGIC);
-    memset(r, 0, sizeof(*r));
-    if (len < m || memcmp(blob, RECORD_MAGIC, m) != 0)
-        return -1;
-    const char *meta = blob + m;
-    const char *nl = memchr(meta, '\n', len - m);
-    if (!nl)
-        return -1;
-    r->meta = json_loadb(meta, (size_t)(nl - meta), JSON_REJECT_DUPLICATES, NULL);
-    if (!json_is_object(r->meta)) {
-        json_decref(r->meta);
-        r->meta = NULL;
-        return -1;
-    }
-    r->ckpt = nl + 1;
-    r->ckpt_len = len - (size_t)(r->ckpt - blob);
-    return 0;
-}
-
-/* The record of meta and the checkpoint ckpt[0..len): a new buffer (*out_len
- * bytes) or NULL. */
-static char *make_record(json_t *meta, const char *ckpt, size_t len, size_t *out_len)
-{
-    char *m = json_dumps(meta, JSON_COMPACT);
-    if (!m)
-        return NULL;
-    size_t ml = strlen(RECORD_MAGIC), n = strlen(m);
-    char *b = malloc(ml + n + 1 + len);
-    if (b) {
-        memcpy(b, RECORD_MAGIC, ml);
-        memcpy(b + ml, m, n);
-        b[ml + n] = '\n';
-        memcpy(b + ml + n + 1, ckpt, len);
-        *out_len = ml + n + 1 + len;
-    }
-    free(m);
-    return b;
-}
+typedef serve_record record; /* serve_record_parse's, serve_record_make's */
 
 static void hex(const uint8_t *b, size_t n, char *out)
 {
@@ -531,18 +485,6 @@ static void ctx_end(ctx *c)
     loaded_free(c->l);
 }
 
-/* Whether id is a session id (32 lowercase hex digits). */
-static int valid_id(const char *id, size_t n)
-{
-    if (n != 32)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'f')))
-            return 0;
-    }
-    return 1;
-}
-
 /* Opens session id for the request: its lease when lease is set, its record (of
  * this tenant; from this build) and, when load is set, its sandbox. Returns 0,
  * or a status after answering. */
@@ -552,7 +494,7 @@ static int ctx_open(ctx *c, serve *s, http_request *req, const char *tenant, con
     memset(c, 0, sizeof(*c));
     c->s = s;
     c->req = req;
-    if (!valid_id(id, id_len)) {
+    if (!serve_id_valid(id, id_len)) {
         reply_error(req, 404, "not_found", "no such session");
         return 404;
     }
@@ -590,7 +532,7 @@ static int ctx_open(ctx *c, serve *s, http_request *req, const char *tenant, con
         reply_error(req, 404, "not_found", "no such session");
         return 404;
     }
-    if (parse_record(c->blob, c->len, &c->rec) != 0) {
+    if (serve_record_parse(c->blob, c->len, &c->rec) != 0) {
         reply_error(req, 500, "internal", "the stored session is not a capsa serve session record");
         return 500;
     }
@@ -627,7 +569,7 @@ static int ctx_commit(ctx *c)
         return 422;
     }
     size_t len = 0;
-    char *blob = make_record(c->rec.meta, ck, ck_len, &len);
+    char *blob = serve_record_make(c->rec.meta, ck, ck_len, &len);
     capsa_free(ck);
     if (!blob) {
         reply_error(c->req, 500, "internal", "out of memory");
@@ -663,20 +605,10 @@ static json_t *body_object(http_request *req)
 {
     size_t len;
     const char *body = http_body(req, &len);
-    if (len == 0)
-        return json_object();
-    json_error_t e;
-    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
-    if (!o) {
-        reply_error(req, 400, "bad_request", "the body is not JSON: line %d column %d: %s",
-                    e.line, e.column, e.text);
-        return NULL;
-    }
-    if (!json_is_object(o)) {
-        json_decref(o);
-        reply_error(req, 400, "bad_request", "the body must be a JSON object");
-        return NULL;
-    }
+    char msg[256];
+    json_t *o = serve_body_object(body, len, msg, sizeof(msg));
+    if (!o)
+        reply_error(req, 400, "bad_request", "%s", msg);
     return o;
 }
 
@@ -684,74 +616,22 @@ static json_t *body_object(http_request *req)
  * answers the 400. */
 static int only_fields(http_request *req, json_t *body, const char *const *names, const char *list)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach(body, k, v) {
-        size_t i = 0;
-        while (names[i] && strcmp(names[i], k) != 0)
-            i++;
-        if (!names[i]) {
-            reply_error(req, 400, "bad_request", "unknown field \"%s\" (%s)", k, list);
-            return 0;
-        }
-    }
-    return 1;
+    char msg[256];
+    if (serve_only_fields(body, names, list, msg, sizeof(msg)))
+        return 1;
+    reply_error(req, 400, "bad_request", "%s", msg);
+    return 0;
 }
 
 /* The limits of a new session: the server's, lowered by the request's "limits"
  * object. Returns 0, or a status after answering. */
 static int session_limits(serve *s, http_request *req, json_t *lim, capsa_options *o)
 {
-    *o = s->cfg.limits;
-    if (!lim)
-        return 0;
-    if (!json_is_object(lim)) {
-        reply_error(req, 400, "bad_request", "\"limits\" must be an object");
-        return 400;
-    }
-    const char *k;
-    json_t *v;
-    json_object_foreach(lim, k, v) {
-        if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 1e15) {
-            reply_error(req, 422, "invalid", "limits.%s must be a number from 0", k);
-            return 422;
-        }
-        double x = json_number_value(v);
-        uint64_t *field, max, want;
-        const char *unit = "bytes";
-        if (strcmp(k, "memory") == 0)
-            field = &o->memory_limit;
-        else if (strcmp(k, "disk") == 0)
-            field = &o->fs_max_bytes;
-        else if (strcmp(k, "max_output") == 0)
-            field = &o->max_output;
-        else if (strcmp(k, "fuel") == 0)
-            field = &o->fuel, unit = "units";
-        else if (strcmp(k, "timeout") == 0)
-            field = &o->timeout_ms, unit = "seconds", x *= 1000;
-        else {
-            reply_error(req, 422, "invalid",
-                        "unknown limit \"%s\" (memory, timeout, disk, max_output, fuel)", k);
-            return 422;
-        }
-        max = *field;
-        want = (uint64_t)x;
-        /* 0 is "none" for the time and the fuel: more than any maximum. */
-        int unlimited = (field == &o->fuel || field == &o->timeout_ms) && want == 0;
-        if ((max && (unlimited || want > max)) || (!unlimited && want == 0)) {
-            if (want == 0 && !unlimited)
-                reply_error(req, 422, "invalid", "limits.%s must be above 0", k);
-            else
-                reply_error(req, 422, "invalid",
-                            "limits.%s is over the server's maximum (%llu %s)", k,
-                            (unsigned long long)(field == &o->timeout_ms ? max / 1000 : max), unit);
-            return 422;
-        }
-        *field = want;
-    }
-    if (o->fs_max_file > o->fs_max_bytes)
-        o->fs_max_file = o->fs_max_bytes;
-    return 0;
+    char msg[256];
+    int st = serve_limits(&s->cfg.limits, lim, o, msg, sizeof(msg));
+    if (st)
+        reply_error(req, (unsigned)st, st == 400 ? "bad_request" : "invalid", "%s", msg);
+    return st;
 }
 
 static json_t *limits_json(const capsa_options *o)
@@ -885,22 +765,14 @@ out:
  * malformed. */
 static long long query_count(http_request *req, const char *name, long long def, long long max)
 {
-    const char *v = http_query(req, name);
-    if (!v)
-        return def;
-    char *end;
-    errno = 0;
-    long long n = strtoll(v, &end, 10);
-    if (!*v || *end || errno || n < 0 || n > max)
-        return -1;
-    return n;
+    return serve_query_count(http_query(req, name), def, max);
 }
 
 static void list_sessions(serve *s, http_request *req, const char *tenant)
 {
     const char *after = http_query(req, "after");
     long long limit = query_count(req, "limit", 50, MAX_PAGE);
-    if (limit < 1 || (after && *after && !valid_id(after, strlen(after)))) {
+    if (limit < 1 || (after && *after && !serve_id_valid(after, strlen(after)))) {
         reply_error(req, 400, "bad_request", "after must be a session id and limit 1 to %d",
                     MAX_PAGE);
         return;
@@ -935,7 +807,7 @@ static void list_sessions(serve *s, http_request *req, const char *tenant)
             snprintf(last_buf, sizeof(last_buf), "%s", m[i]);
             rc = TIMED(s, store_get(s->cfg.store, key, &b, &bl, &v, err, sizeof(err)));
             record r;
-            if (rc == STORE_OK && parse_record(b, bl, &r) == 0) {
+            if (rc == STORE_OK && serve_record_parse(b, bl, &r) == 0) {
                 json_array_append_new(list, json_pack("{s:s,s:O,s:O,s:O}", "id", m[i], "created",
                                                       json_object_get(r.meta, "created"),
                                                       "last_run",
@@ -1019,25 +891,9 @@ static json_t *str_or_null(const char *v)
 static json_t *run_body(http_request *req, int *shell)
 {
     json_t *body = body_object(req);
-    if (!body)
-        return NULL;
-    json_t *code = json_object_get(body, "code"), *lang = json_object_get(body, "language");
-    const char *language = lang ? json_string_value(lang) : "javascript";
-    static const char *const fields[] = { "code", "language", NULL };
-    if (!only_fields(req, body, fields, "code, language")) {
-        json_decref(body);
-        return NULL;
-    }
-    if (!json_is_string(code) || !language ||
-        (strcmp(language, "javascript") != 0 && strcmp(language, "shell") != 0)) {
-        reply_error(req, 400, "bad_request", "the body must be {\"code\": STRING, \"language\": "
-                                             "\"javascript\" (the default) or \"shell\"}");
-        json_decref(body);
-        return NULL;
-    }
-    *shell = strcmp(language, "shell") == 0;
-    if (*shell && strlen(json_string_value(code)) != json_string_length(code)) {
-        reply_error(req, 400, "bad_request", "a shell command line cannot hold a NUL");
+    char msg[256];
+    if (body && serve_run_check(body, shell, msg, sizeof(msg)) != 0) {
+        reply_error(req, 400, "bad_request", "%s", msg);
         json_decref(body);
         return NULL;
     }
@@ -1137,51 +993,6 @@ static void run_session(serve *s, http_request *req, ctx *c, json_t *body, int s
 }
 
 /* ---- files ------------------------------------------------------------------------------- */
-
-/* The guest path of files/{raw}: percent-decoded, with its segments checked (no
- * empty, "." or ".." segment, no NUL). Returns 0 with out, or -1 with why. */
-static int guest_path(const char *raw, char *out, size_t size, const char **why)
-{
-    size_t o = 0;
-    out[o++] = '/';
-    for (const char *p = raw; *p; p++) {
-        char ch = *p;
-        if (ch == '%') {
-            int hi, lo;
-            if (sscanf(p + 1, "%1x%1x", (unsigned *)&hi, (unsigned *)&lo) != 2 ||
-                !strchr("0123456789abcdefABCDEF", p[1]) || !strchr("0123456789abcdefABCDEF", p[2])) {
-                *why = "a malformed percent escape";
-                return -1;
-            }
-            ch = (char)(hi * 16 + lo);
-            p += 2;
-            if (ch == '\0') {
-                *why = "a NUL byte";
-                return -1;
-            }
-        }
-        if (o + 2 >= size) {
-            *why = "a path over 4096 bytes";
-            return -1;
-        }
-        out[o++] = ch;
-    }
-    out[o] = '\0';
-    if (o > 1 && out[o - 1] == '/') /* files/workspace/ is the directory */
-        out[--o] = '\0';
-    for (char *seg = out + 1; o > 1;) {
-        char *end = strchr(seg, '/');
-        size_t n = end ? (size_t)(end - seg) : strlen(seg);
-        if (n == 0 || (n == 1 && seg[0] == '.') || (n == 2 && seg[0] == '.' && seg[1] == '.')) {
-            *why = n ? "a '.' or '..' segment" : "an empty segment (//)";
-            return -1;
-        }
-        if (!end)
-            break;
-        seg = end + 1;
-    }
-    return 0;
-}
 
 typedef struct listing {
     json_t *arr;
@@ -1424,7 +1235,7 @@ static void on_sessions(void *ud, http_request *req)
         const char *why = NULL;
         if (!get && !put && !del)
             reply_error(req, 405, "method_not_allowed", "files take GET, PUT or DELETE");
-        else if (guest_path(rest[6] ? rest + 7 : "", gp, sizeof(gp), &why) != 0)
+        else if (serve_path_decode(rest[6] ? rest + 7 : "", gp, sizeof(gp), &why) != 0)
             reply_error(req, 400, "bad_request", "the file path holds %s", why);
         else if ((put || del) && strcmp(gp, "/") == 0)
             reply_error(req, 400, "bad_request", "name a file under files/, not the root");
