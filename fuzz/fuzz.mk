@@ -6,7 +6,8 @@
 
 FUZZ_CC      ?= clang-14
 FUZZ_BUILD   := $(BUILD)-fuzz
-FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef shell schema mcp restore mcp_client
+FUZZ_NAMES   := script wasi vfs tar policy toolcall tooldef shell schema mcp restore mcp_client \
+	serve_path serve_record
 FUZZ_SECONDS ?= 60
 FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
@@ -31,6 +32,16 @@ $(BUILD)/fuzz/fuzz_mcp: fuzz/fuzz_mcp.c $(BUILD)/libcapsa-net.a $(BUILD)/libcaps
 	@mkdir -p $(BUILD)/fuzz
 	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< $(BUILD)/libcapsa-net.a \
 		$(BUILD)/libcapsa.a $(NET_LIBS) -lzstd -lm -o $@
+
+# The serve harnesses (a files/ path and query counts; a stored session record
+# and request bodies) need only serve's parsers (net/serve_parse.c), built into
+# them with the harness's instrumentation.
+$(BUILD)/fuzz/fuzz_serve_path: fuzz/fuzz_serve_path.c net/serve_parse.c net/serve_parse.h
+	@mkdir -p $(BUILD)/fuzz
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< net/serve_parse.c -ljansson -o $@
+$(BUILD)/fuzz/fuzz_serve_record: fuzz/fuzz_serve_record.c net/serve_parse.c net/serve_parse.h
+	@mkdir -p $(BUILD)/fuzz
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< net/serve_parse.c -ljansson -o $@
 
 # ASan leaves SIGSEGV to the runtime (guard pages), as in test-sanitize.
 FUZZ_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:use_sigaltstack=0

@@ -189,6 +189,10 @@ int serve_limits(const capsa_options *server, json_t *lim, capsa_options *o, cha
         }
         max = *field;
         want = (uint64_t)x;
+        /* Above 0 but under one unit (a millisecond, a unit of fuel, a byte):
+           one unit, not 0, which is "none" for the time and the fuel. */
+        if (want == 0 && x > 0)
+            want = 1;
         /* 0 is "none" for the time and the fuel: more than any maximum. */
         int unlimited = (field == &o->fuel || field == &o->timeout_ms) && want == 0;
         if ((max && (unlimited || want > max)) || (!unlimited && want == 0)) {

@@ -210,6 +210,11 @@ expect "GET /v1/sessions/ID shows them" '67108864 1 1048576 1000' \
 expect "memory over the server's maximum: 422" 422 "$(req "$A" POST /v1/sessions --data-binary '{"limits":{"memory":1073741824}}')"
 expect "as invalid, naming it" 'invalid limits.memory is over the server'"'"'s maximum (134217728 bytes)' "$(jq -r '.error.code + " " + .error.message' "$tmp/body")"
 expect "no time limit when the server has one: 422" 422 "$(req "$A" POST /v1/sessions --data-binary '{"limits":{"timeout":0}}')"
+expect "a time limit under a millisecond: 201" 201 "$(req "$A" POST /v1/sessions --data-binary '{"limits":{"timeout":0.0001}}')"
+tid=$(jq -r .id "$tmp/body")
+expect "is a millisecond, not none (nor over the maximum)" 0.001 \
+    "$(req "$A" GET "/v1/sessions/$tid" >/dev/null; jq -r .limits.timeout "$tmp/body")"
+req "$A" DELETE "/v1/sessions/$tid" >/dev/null
 expect "an unknown limit: 422" 422 "$(req "$A" POST /v1/sessions --data-binary '{"limits":{"cpus":2}}')"
 expect "a limit that is not a number: 422" 422 "$(req "$A" POST /v1/sessions --data-binary '{"limits":{"memory":"1G"}}')"
 expect "a bad policy: 422" 422 "$(req "$A" POST /v1/sessions --data-binary '{"policy":{"capabilities":[{"patern":"x"}]}}')"
