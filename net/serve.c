@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <openssl/sha.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -808,7 +809,7 @@ static void list_sessions(serve *s, http_request *req, const char *tenant)
             rc = TIMED(s, store_get(s->cfg.store, key, &b, &bl, &v, err, sizeof(err)));
             record r;
             if (rc == STORE_OK && serve_record_parse(b, bl, &r) == 0) {
-                json_array_append_new(list, json_pack("{s:s,s:O,s:O,s:O}", "id", m[i], "created",
+                json_array_append_new(list, json_pack("{s:s,s:O?,s:O?,s:O?}", "id", m[i], "created",
                                                       json_object_get(r.meta, "created"),
                                                       "last_run",
                                                       json_object_get(r.meta, "last_run"),
@@ -900,6 +901,18 @@ static json_t *run_body(http_request *req, int *shell)
     return body;
 }
 
+/* The count v (of the stored metadata, which whoever can write the store wrote:
+ * any integer, or none) plus n, held at the largest JSON integer rather than
+ * overflowing. */
+_Static_assert(sizeof(json_int_t) == sizeof(long long), "json_int_t is long long");
+static json_int_t count_add(const json_t *v, uint64_t n)
+{
+    json_int_t a = json_integer_value(v);
+    if (a < 0)
+        a = 0;
+    return (uint64_t)(LLONG_MAX - a) < n ? LLONG_MAX : a + (json_int_t)n;
+}
+
 /* Runs body's code (run_body's) in the session c opened, and answers. */
 static void run_session(serve *s, http_request *req, ctx *c, json_t *body, int shell)
 {
@@ -962,17 +975,14 @@ static void run_session(serve *s, http_request *req, ctx *c, json_t *body, int s
         now_iso(now);
         json_t *m = c->rec.meta, *u = json_object_get(m, "usage");
         json_object_set_new(m, "last_run", json_string(now));
-        json_object_set_new(m, "runs",
-                            json_integer(json_integer_value(json_object_get(m, "runs")) + 1));
+        json_object_set_new(m, "runs", json_integer(count_add(json_object_get(m, "runs"), 1)));
         if (json_is_object(u)) {
             double ms = json_number_value(json_object_get(u, "wall_ms")) + st.wall_ms;
             json_object_set_new(u, "wall_ms", json_real((double)(long long)(ms * 1000 + 0.5) / 1000));
-            json_object_set_new(u, "tool_calls",
-                                json_integer(json_integer_value(json_object_get(u, "tool_calls")) +
-                                             (json_int_t)st.tool_calls));
+            json_object_set_new(u, "tool_calls", json_integer(count_add(json_object_get(u, "tool_calls"),
+                                                                        st.tool_calls)));
             json_object_set_new(u, "fuel",
-                                json_integer(json_integer_value(json_object_get(u, "fuel")) +
-                                             (json_int_t)st.fuel_used));
+                                json_integer(count_add(json_object_get(u, "fuel"), st.fuel_used)));
         }
         if (ctx_commit(c) != 0) {
             json_decref(out);
@@ -1153,7 +1163,7 @@ static void audit_entries(http_request *req, ctx *c)
 static void describe(http_request *req, ctx *c)
 {
     json_t *m = c->rec.meta;
-    reply_json(req, 200, json_pack("{s:s,s:O,s:O,s:O,s:O,s:O}", "id", c->id, "created",
+    reply_json(req, 200, json_pack("{s:s,s:O?,s:O?,s:O?,s:O?,s:O?}", "id", c->id, "created",
                                    json_object_get(m, "created"), "last_run",
                                    json_object_get(m, "last_run"), "runs",
                                    json_object_get(m, "runs"), "limits",

@@ -350,6 +350,30 @@ wait "$c1" "$c2"
 expect "with --lease-wait the second run waits its turn" "200 200 1 1" \
     "$(cat "$tmp/s1") $(cat "$tmp/s2") $(jq -r .result "$tmp/c1") $(jq -r .result "$tmp/c2")"
 
+# ---- a record edited by whoever can write the store ---------------------------------------
+# Its metadata without "created" and with the largest run count, and a new version
+# (so that no sandbox kept loaded stands in for it).
+req "$A" POST /v1/sessions >/dev/null
+eid=$(jq -r .id "$tmp/body")
+erec="$store/records/s:$eid"
+if [ -f "$erec" ]; then
+    { head -n 1 "$erec" | awk '{ $3 = $3 + 1; print }'
+      sed -n 2p "$erec"
+      sed -n 3p "$erec" | sed 's/"created":"[^"]*",//; s/"runs":[0-9]*/"runs":9223372036854775807/'
+      tail -n +4 "$erec"; } >"$tmp/erec" && cat "$tmp/erec" >"$erec"
+    expect "a stored record without \"created\": GET 200" 200 "$(req "$A" GET "/v1/sessions/$eid")"
+    expect "showing it, with created null" true \
+        "$(jq --arg e "$eid" '.id == $e and .created == null and .runs == 9223372036854775807' "$tmp/body")"
+    expect "listed too" 1 "$(req "$A" GET "/v1/sessions?limit=100" >/dev/null; jq --arg e "$eid" '[.sessions[] | select(.id == $e)] | length' "$tmp/body")"
+    expect "a run on it: 200" 200 "$(run "$A" "$eid" 'return 1')"
+    req "$A" GET "/v1/sessions/$eid" >/dev/null
+    expect "its run count held at the largest integer, not overflowed" '"runs":9223372036854775807' \
+        "$(grep -o '"runs":[-0-9]*' "$tmp/body")"
+    req "$A" DELETE "/v1/sessions/$eid" >/dev/null
+else
+    bad "the dir store keeps a session as records/s:ID" "no $erec"
+fi
+
 # ---- a session saved by another build -------------------------------------------------
 rec="$store/records/s:$pid2"
 off=$(grep -abo CAPSACKP "$rec" | head -n 1 | cut -d: -f1)
