@@ -1809,6 +1809,10 @@ serve *serve_start(const serve_config *cfg, char *err, size_t errsize)
         memset(&mc, 0, sizeof(mc));
         mc.max_sessions = s->cfg.mcp_max_sessions;
         mc.stored = 1;
+        /* A session held here is only the stored one's worker and protocol
+           state, taken up again when next named: it goes after a minute idle,
+           so that the replica's table holds the sessions in use. */
+        mc.idle_s = 60;
         if (!(s->mcp = mcp_http_new(s->mcp_srv, &mc, err, errsize)))
             goto fail;
         for (size_t i = 0; i < 4; i++) {

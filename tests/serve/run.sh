@@ -486,10 +486,16 @@ if command -v redis-server >/dev/null 2>&1; then
     run "$A" "$rid" 'globalThis.r = 7; fs.writeFileSync("/workspace/r.txt", "redis"); return await tools.demo.echo({r})' >/dev/null
     expect "redis: a run with a tool" '{"r":7}' "$(jq -c .result "$tmp/body")"
     expect "redis: another tenant gets 404" 404 "$(run "$B" "$rid" 'return r')"
+    expect "redis: an /mcp initialize" 200 "$(mcp "$A" - "$init")"
+    rmsid=$(sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: *\([0-9a-f]*\).*/\1/p' "$tmp/headers")
+    call "$A" "$rmsid" 'globalThis.q = 5; return q' >/dev/null
+    expect "redis: a tools/call" 5 "$(jq -r .result.structuredContent.result "$tmp/body")"
     stop
     start_redis
     run "$A" "$rid" 'return [r, fs.readFileSync("/workspace/r.txt", "utf8")]' >/dev/null
     expect "redis: the session survives a restart of the server" '[7,"redis"]' "$(jq -c .result "$tmp/body")"
+    call "$A" "$rmsid" 'return q' >/dev/null
+    expect "redis: so does the /mcp session" 5 "$(jq -r .result.structuredContent.result "$tmp/body")"
     curl -s -o "$tmp/c1" -w '%{http_code}' -H "Authorization: Bearer $A" --data-binary "@$tmp/slow.json" \
         "$url/v1/sessions/$rid/run" >"$tmp/s1" &
     c1=$!
@@ -500,7 +506,9 @@ if command -v redis-server >/dev/null 2>&1; then
     expect "redis: two concurrent runs: one 200 and one 409" "200 409" \
         "$(printf '%s\n%s\n' "$(cat "$tmp/s1")" "$(cat "$tmp/s2")" | sort | tr '\n' ' ' | sed 's/ $//')"
     req "$A" GET "/v1/sessions" >/dev/null
-    expect "redis: the tenant's list" "$rid" "$(jq -r '.sessions[0].id' "$tmp/body")"
+    expect "redis: the tenant's list (its /v1 and /mcp sessions)" \
+        "$(printf '%s\n%s\n' "$rid" "$rmsid" | sort | tr '\n' ' ')" \
+        "$(jq -r '.sessions[].id' "$tmp/body" | tr '\n' ' ')"
     kill "$redis_pid"
     wait "$redis_pid" 2>/dev/null
     expect "redis stopped: healthz 503" 503 "$(req - GET /healthz)"
