@@ -36,7 +36,7 @@ static const char serve_usage[] =
     "  GET    /v1/sessions[?after=ID&limit=N], /v1/sessions/ID, /v1/sessions/ID/audit\n"
     "  DELETE /v1/sessions/ID\n"
     "  GET    /healthz, /metrics (Prometheus), /v1/openapi.json\n"
-    "  POST   /mcp                        MCP Streamable HTTP (sessions of its own)\n"
+    "  POST   /mcp                        MCP Streamable HTTP (on the same sessions)\n"
     "Errors are {\"error\":{\"code\",\"message\"}}: 400, 401, 404, 409 (busy, with\n"
     "Retry-After; or incompatible_session), 413, 422, 429, 503 (retryable).\n"
     "\n"
@@ -267,7 +267,6 @@ int cli_serve(int argc, char **argv)
     cli_tools *tools = NULL;
     capsa_engine *engine = NULL;
     store *st = NULL;
-    mcp_server *mcp = NULL;
     char *token_buf = NULL;
     static const char *tokens[MAX_TOKENS];
     size_t n_tokens = 0;
@@ -321,14 +320,9 @@ int cli_serve(int argc, char **argv)
     mc.setup_ud = tools;
     mc.audit = cfg.audit;
     mc.max_message = (size_t)o.max_body;
-    if (mcp_server_new(&mc, &mcp, err, sizeof(err)) != 0) {
-        cli_error("%s", err);
-        goto out;
-    }
-    cfg.mcp = mcp;
+    cfg.mcp = &mc;
     status = run_server(&cfg, host);
 out:
-    mcp_server_free(mcp);
     capsa_engine_free(engine);
     store_close(st);
     cli_tools_free(tools);

@@ -627,11 +627,24 @@ void http_sessions_free(http_sessions *t)
     free(t);
 }
 
+static long find_session(http_sessions *t, const char *id);
+
 int http_sessions_add(http_sessions *t, void *value, char id[33])
 {
     if (http_random_id(id, 33) != 0)
         return -1;
+    return http_sessions_put(t, value, id);
+}
+
+int http_sessions_put(http_sessions *t, void *value, const char *id)
+{
+    if (strlen(id) != 32)
+        return -1;
     pthread_mutex_lock(&t->lock);
+    if (find_session(t, id) >= 0) {
+        pthread_mutex_unlock(&t->lock);
+        return 2;
+    }
     if (t->n >= t->max) {
         pthread_mutex_unlock(&t->lock);
         return 1;

@@ -128,6 +128,11 @@ void http_sessions_free(http_sessions *t);
  * full, -1 when out of memory or random bytes. */
 int http_sessions_add(http_sessions *t, void *value, char id[33]);
 
+/* Adds value under id (32 characters, the caller's) and holds it for the
+ * caller. Returns 0, 1 when the table is full, 2 when id is live already (value
+ * is not added), -1 when id is not 32 characters. */
+int http_sessions_put(http_sessions *t, void *value, const char *id);
+
 /* The value of session id, held for the caller, or NULL when there is none (never
  * was, removed, or expired). */
 void *http_sessions_get(http_sessions *t, const char *id);

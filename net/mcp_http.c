@@ -20,6 +20,7 @@
 #define KEEPALIVE_S 15
 
 struct mcp_http {
+    int own; /* the embedder's sessions (mcp_http_handle_session), under req's id */
     mcp_server *srv;
     http_server *http;
     http_sessions *sessions;
@@ -215,11 +216,16 @@ static void rpc_error(http_request *req, unsigned status, int code, const char *
     json_decref(e);
 }
 
+static hsession *take_up(mcp_http *h, http_request *req, const char *id);
+
 /* The session a request names, held (release with http_sessions_release), or
- * NULL after answering 400 (no id) or 404 (unknown, ended or expired). */
+ * NULL after answering 400 (no id) or 404 (unknown, ended or expired; the
+ * embedder's sessions: see take_up). */
 static hsession *named_session(mcp_http *h, http_request *req, const char **id)
 {
     *id = http_header(req, "Mcp-Session-Id");
+    if (*id && h->own)
+        return take_up(h, req, *id);
     if (!*id) {
         rpc_error(req, 400, JRPC_INVALID_REQUEST,
                   "Bad Request: no Mcp-Session-Id header (send initialize first)");
@@ -230,6 +236,41 @@ static hsession *named_session(mcp_http *h, http_request *req, const char **id)
         rpc_error(req, 404, JRPC_INVALID_REQUEST,
                   "Not Found: no such session (it ended or expired): initialize again");
     return s;
+}
+
+/* The embedder's session id, held: this process's, or taken up here as one
+ * initialized elsewhere (with the request's MCP-Protocol-Version, or
+ * 2025-03-26 when it has none, as the specification says). NULL after
+ * answering. */
+static hsession *take_up(mcp_http *h, http_request *req, const char *id)
+{
+    hsession *s = http_sessions_get(h->sessions, id);
+    if (s)
+        return s;
+    const char *version = http_header(req, "MCP-Protocol-Version");
+    char err[256] = "";
+    s = calloc(1, sizeof(*s));
+    if (!s || mcp_session_new(h->srv, id, &s->ss, err, sizeof(err)) != 0) {
+        rpc_error(req, 500, JRPC_INTERNAL_ERROR, s ? err : "out of memory");
+        free(s);
+        return NULL;
+    }
+    if (mcp_session_resume(s->ss, version ? version : "2025-03-26") != 0) {
+        char why[160];
+        snprintf(why, sizeof(why), "Bad Request: MCP-Protocol-Version %.32s is not supported",
+                 version);
+        rpc_error(req, 400, JRPC_INVALID_REQUEST, why);
+        hsession_free(s);
+        return NULL;
+    }
+    int rc = http_sessions_put(h->sessions, s, id);
+    if (rc == 0)
+        return s;
+    hsession_free(s);
+    if (rc == 2 && (s = http_sessions_get(h->sessions, id))) /* taken up meanwhile */
+        return s;
+    rpc_error(req, 503, JRPC_INTERNAL_ERROR, "Service Unavailable: too many live sessions");
+    return NULL;
 }
 
 /* Handles body in session s for req: JSON, an SSE stream, or 202. Takes over the
@@ -292,9 +333,9 @@ static void serve(mcp_http *h, http_request *req, hsession *s, const char *id, i
     mcp_sink_drop(&sink->base);
 }
 
-static void on_post(void *ud, http_request *req)
+/* A POST; new_id: an initialize opens the embedder's session new_id. */
+static void post(mcp_http *h, http_request *req, const char *new_id)
 {
-    mcp_http *h = ud;
     const char *accept = http_header(req, "Accept");
     const char *type = http_header(req, "Content-Type");
     if (!accept || !http_accepts(accept, "application/json") || !http_accepts(accept, "text/event-stream")) {
@@ -311,7 +352,13 @@ static void on_post(void *ud, http_request *req)
     if (!http_header(req, "Mcp-Session-Id") && mcp_is_initialize(body, len)) {
         hsession *s = calloc(1, sizeof(*s));
         char id[33], err[256] = "";
-        int rc = s ? http_sessions_add(h->sessions, s, id) : -1;
+        int rc = -1;
+        if (s && new_id && strlen(new_id) == 32) {
+            int put = http_sessions_put(h->sessions, s, memcpy(id, new_id, 33));
+            rc = put == 0 ? 0 : put == 1 ? 1 : -1;
+        }
+        else if (s && !h->own)
+            rc = http_sessions_add(h->sessions, s, id);
         if (rc != 0) {
             free(s);
             rpc_error(req, rc == 1 ? 503 : 500, JRPC_INTERNAL_ERROR,
@@ -342,6 +389,11 @@ static void on_post(void *ud, http_request *req)
         return;
     }
     serve(h, req, s, id, 0);
+}
+
+static void on_post(void *ud, http_request *req)
+{
+    post(ud, req, NULL);
 }
 
 static void on_get(void *ud, http_request *req)
@@ -395,6 +447,7 @@ mcp_http *mcp_http_new(mcp_server *srv, const mcp_http_config *cfg, char *err, s
     mcp_http *h = calloc(1, sizeof(*h));
     if (h) {
         h->srv = srv;
+        h->own = cfg->stored;
         h->sessions = http_sessions_new(cfg->max_sessions ? cfg->max_sessions : DEFAULT_MAX_SESSIONS,
                                         cfg->idle_s > 0 ? cfg->idle_s : DEFAULT_IDLE_S,
                                         hsession_free);
@@ -405,6 +458,14 @@ mcp_http *mcp_http_new(mcp_server *srv, const mcp_http_config *cfg, char *err, s
         return NULL;
     }
     return h;
+}
+
+void mcp_http_handle_session(mcp_http *h, http_request *req, const char *new_id)
+{
+    if (strcmp(http_method(req), "POST") == 0)
+        post(h, req, new_id);
+    else
+        mcp_http_handle(h, req);
 }
 
 void mcp_http_handle(mcp_http *h, http_request *req)

@@ -15,6 +15,7 @@ typedef struct mcp_http_config {
     http_config http;     /* address, token, origins, body limit */
     size_t max_sessions;  /* live sessions; 0: 100 */
     double idle_s;        /* a session unused this long expires; 0: 1800 */
+    int stored;           /* the sessions are the embedder's (mcp_http_handle_session) */
 } mcp_http_config;
 
 typedef struct mcp_http mcp_http;
@@ -29,6 +30,13 @@ mcp_http *mcp_http_new(mcp_server *srv, const mcp_http_config *cfg, char *err, s
 
 /* Answers a request for the endpoint: POST, GET or DELETE (else 405). */
 void mcp_http_handle(mcp_http *h, http_request *req);
+
+/* Answers a request for the embedder's sessions (capsa serve, whose sessions
+ * are in its store): an Mcp-Session-Id this process does not hold is one the
+ * embedder has checked, taken up here as initialized elsewhere; an initialize
+ * POST without one opens session new_id (32 characters). Every request of h
+ * must then come through here. */
+void mcp_http_handle_session(mcp_http *h, http_request *req, const char *new_id);
 
 /* The port it listens on. */
 uint16_t mcp_http_port(const mcp_http *h);

@@ -509,6 +509,9 @@ struct mcp_session {
     sbuf console;           /* stdout and stderr as they came, up to max_text */
     uint64_t console_dropped;
     uint64_t progress;
+    int run_rc;             /* the job's run (give_back): -1 none */
+    const capsa_result *run_r;
+    double run_ms;
 };
 
 static void *worker_main(void *arg);
@@ -574,12 +577,13 @@ int mcp_session_new(mcp_server *srv, const char *id, mcp_session **out, char *er
     o.on_output_ud = ss;
     o.on_audit = on_audit;
     o.on_audit_ud = ss;
-    int rc = capsa_sandbox_new(srv->cfg.engine, &o, &ss->sb);
+    int rc = srv->cfg.borrow ? CAPSA_OK : capsa_sandbox_new(srv->cfg.engine, &o, &ss->sb);
     if (rc != CAPSA_OK) {
         snprintf(err, errsize, "cannot create a sandbox: %s", capsa_errstr(rc));
         goto fail;
     }
-    if (srv->cfg.setup && srv->cfg.setup(srv->cfg.setup_ud, ss->sb, &ss->tools_generation) != 0) {
+    if (!srv->cfg.borrow && srv->cfg.setup &&
+        srv->cfg.setup(srv->cfg.setup_ud, ss->sb, &ss->tools_generation) != 0) {
         snprintf(err, errsize, "the tools could not be set up");
         goto fail;
     }
@@ -659,6 +663,17 @@ void mcp_session_drain(mcp_session *ss)
     while (ss->q_head || ss->running)
         pthread_cond_wait(&ss->cv, &ss->lock);
     pthread_mutex_unlock(&ss->lock);
+}
+
+int mcp_session_resume(mcp_session *ss, const char *version)
+{
+    if (!version || !mcp_version_supported(version))
+        return -1;
+    pthread_mutex_lock(&ss->lock);
+    snprintf(ss->version, sizeof(ss->version), "%s", version);
+    ss->initialized = 1;
+    pthread_mutex_unlock(&ss->lock);
+    return 0;
 }
 
 const char *mcp_session_version(mcp_session *ss)
@@ -888,6 +903,9 @@ static json_t *run_execute(mcp_session *ss, job *j, json_t **error)
     int rc = shell ? capsa_shell(ss->sb, json_string_value(code), NULL, 0, &r)
                    : capsa_run(ss->sb, json_string_value(code), json_string_length(code), "<mcp>", &r);
     double ms = now_ms() - t0;
+    ss->run_rc = rc;
+    ss->run_r = r;
+    ss->run_ms = ms;
     return execute_result(ss, rc, r, ms, shell);
 }
 
@@ -915,7 +933,11 @@ static json_t *run_host_tool(mcp_session *ss, job *j)
         return NULL;
     }
     const capsa_result *r = NULL;
+    double t0 = now_ms();
     int rc = capsa_run(ss->sb, code.data, code.len, "<mcp>", &r);
+    ss->run_rc = rc;
+    ss->run_r = r;
+    ss->run_ms = now_ms() - t0;
     sb_free(&code);
     sbuf text = { 0 };
     if (rc == CAPSA_OK) {
@@ -1195,14 +1217,44 @@ static void *worker_main(void *arg)
         ss->queued--;
         ss->running = j;
         pthread_mutex_unlock(&ss->lock);
-        if (ss->srv->cfg.refresh)
-            ss->srv->cfg.refresh(ss->srv->cfg.setup_ud, ss->sb, &ss->tools_generation);
         json_t *error = NULL, *result = NULL;
-        switch (j->kind) {
-        case JOB_EXECUTE: result = run_execute(ss, j, &error); break;
-        case JOB_HOST_TOOL: result = run_host_tool(ss, j); break;
-        case JOB_RESOURCES_LIST: result = resources_list(ss, j, &error); break;
-        default: result = resources_read(ss, j, &error); break;
+        void *token = NULL;
+        if (ss->srv->cfg.borrow) {
+            char why[512] = "";
+            capsa_sandbox *sb = NULL;
+            if (ss->srv->cfg.borrow(ss->srv->cfg.borrow_ud, ss->id, on_output, on_audit, ss, &sb,
+                                    &token, why, sizeof(why)) != 0) {
+                error = jrpc_error(j->id, JRPC_INTERNAL_ERROR, why, NULL);
+            } else {
+                pthread_mutex_lock(&ss->lock);
+                ss->sb = sb;
+                pthread_mutex_unlock(&ss->lock);
+            }
+        }
+        ss->run_rc = -1;
+        ss->run_r = NULL;
+        ss->run_ms = 0;
+        if (!error && ss->srv->cfg.refresh)
+            ss->srv->cfg.refresh(ss->srv->cfg.setup_ud, ss->sb, &ss->tools_generation);
+        if (!error) {
+            switch (j->kind) {
+            case JOB_EXECUTE: result = run_execute(ss, j, &error); break;
+            case JOB_HOST_TOOL: result = run_host_tool(ss, j); break;
+            case JOB_RESOURCES_LIST: result = resources_list(ss, j, &error); break;
+            default: result = resources_read(ss, j, &error); break;
+            }
+        }
+        if (token) {
+            pthread_mutex_lock(&ss->lock);
+            ss->sb = NULL;
+            pthread_mutex_unlock(&ss->lock);
+            char why[512] = "";
+            if (ss->srv->cfg.give_back(ss->srv->cfg.borrow_ud, token, ss->run_rc, ss->run_r,
+                                       ss->run_ms / 1000, why, sizeof(why)) != 0 && !error) {
+                json_decref(result);
+                result = NULL;
+                error = jrpc_error(j->id, JRPC_INTERNAL_ERROR, why, NULL);
+            }
         }
         pthread_mutex_lock(&ss->lock);
         ss->running = NULL;

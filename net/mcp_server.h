@@ -3,7 +3,7 @@
  * execute tool, and with expose_tools each granted host tool), the session's files
  * under /workspace as resources, cancellation (notifications/cancelled interrupts
  * the running code), progress, and console output as log notifications. Each
- * session has its own sandbox, whose JS globals and files persist from call to
+ * session has its own sandbox (or borrows its embedder's for each request), whose JS globals and files persist from call to
  * call, and a worker thread that runs its calls in order; the transport hands it
  * message texts and gets back what to send through a sink. Built on
  * include/capsa.h and net/jsonrpc.h. */
@@ -64,6 +64,22 @@ typedef struct mcp_server_config {
     size_t max_queue;           /* requests queued per session; 0: 1024 */
     size_t max_message;         /* bytes of one incoming message; 0: 4 MiB */
     const char *server_version; /* serverInfo.version; NULL: capsa's */
+    /* NULL, or the sessions' sandboxes are the embedder's (capsa serve keeps
+       them in its store): a session has none of its own, and setup is not
+       called. Before each request that needs one, from the session's worker,
+       borrow lends the sandbox of session id: 0 with *sb and *token, output and
+       audit (with cb_ud) to be called with what it writes while lent; or -1
+       with why filled (the request answers a JSON-RPC error: busy, gone).
+       give_back(ud, token, rc, r, secs, why, size) returns it after the
+       request, before its answer goes: rc and r are the run's capsa_run or
+       capsa_shell result, taking secs; rc < 0: nothing ran (a resource read).
+       It returns 0, or -1 with why filled when what the run did is lost (it
+       could not be written back): the request answers that JSON-RPC error. */
+    int (*borrow)(void *ud, const char *id, capsa_output_fn output, capsa_audit_fn audit,
+                  void *cb_ud, capsa_sandbox **sb, void **token, char *why, size_t size);
+    int (*give_back)(void *ud, void *token, int rc, const capsa_result *r, double secs,
+                     char *why, size_t size);
+    void *borrow_ud;
 } mcp_server_config;
 
 typedef struct mcp_server mcp_server;
@@ -87,6 +103,11 @@ typedef struct mcp_session mcp_session;
  * the audit. On success *out owns it (mcp_session_free); on failure *out is NULL
  * and err says why. */
 int mcp_session_new(mcp_server *srv, const char *id, mcp_session **out, char *err, size_t errsize);
+
+/* Takes up session ss as one initialized elsewhere with version (capsa serve:
+ * an MCP session opened on another replica): it answers requests without an
+ * initialize of its own. Returns 0, or -1 when version is not one served. */
+int mcp_session_resume(mcp_session *ss, const char *version);
 
 /* Ends the session: the running call is interrupted, queued ones are dropped
  * (their answers withheld), the worker is joined and the sandbox freed. NULL is a

@@ -64,19 +64,17 @@ typedef struct loaded {
     json_t *audit; /* the current run's audit lines, or NULL */
     json_t *meta;  /* the session's metadata at version */
     uint64_t used; /* when last put back (for eviction) */
+    /* While lent to the MCP server: where its output and audit lines go too. */
+    capsa_output_fn fwd_output;
+    capsa_audit_fn fwd_audit;
+    void *fwd_ud;
 } loaded;
 
 struct serve {
     serve_config cfg;
     http_server *http;
+    mcp_server *mcp_srv; /* /mcp's, on the stored sessions */
     mcp_http *mcp;
-    /* Which tenant opened each /mcp session (under lock): another tenant's id
-       is refused. At most mcp_max_sessions, the oldest dropped first. */
-    struct mcp_owner {
-        char id[33];
-        char tenant[65];
-    } *mcp_owners;
-    size_t n_mcp_owners;
     char **tokens;
     char (*tenants)[65]; /* each token's tenant: its SHA-256, hex */
     size_t n_tokens;
@@ -319,50 +317,16 @@ static void on_audit(void *ud, const char *line, size_t len)
         __atomic_add_fetch(&s->denials, 1, __ATOMIC_RELAXED);
     if (s->cfg.audit)
         s->cfg.audit(s->cfg.audit_ud, l->id, line, len);
+    if (l->fwd_audit)
+        l->fwd_audit(l->fwd_ud, line, len);
 }
 
-/* A sandbox of session id from the checkpoint of r. Returns 0 with *out, or an
- * HTTP status after answering. */
-static int restore(serve *s, http_request *req, const char *id, uint64_t version,
-                   const record *r, loaded **out)
+static void on_output(void *ud, int stream, const char *data, size_t len)
 {
-    loaded *l = calloc(1, sizeof(*l));
-    if (!l) {
-        reply_error(req, 500, "internal", "out of memory");
-        return 500;
-    }
-    l->srv = s;
-    l->version = version;
-    memcpy(l->id, id, 33);
-    capsa_restore_options ro;
-    capsa_restore_options_init(&ro);
-    ro.tools = s->tool_ptrs;
-    ro.n_tools = s->n_tools;
-    ro.on_audit = on_audit;
-    ro.on_audit_ud = l;
-    char msg[512];
-    int rc = capsa_sandbox_restore(s->cfg.engine, r->ckpt, r->ckpt_len, &ro, &l->sb, msg,
-                                   sizeof(msg));
-    if (rc == CAPSA_OK) {
-        l->meta = json_deep_copy(r->meta);
-        *out = l;
-        return 0;
-    }
-    free(l);
-    if (rc == CAPSA_ENOENT) {
-        reply_error(req, 409, "incompatible_session",
-                    "the session uses a host tool this server does not have: %s", msg);
-        return 409;
-    }
-    if (rc == CAPSA_ENOMEM || rc == CAPSA_ETOOMANY) {
-        reply_error(req, 503, "store_unavailable", "cannot load the session now: %s", msg);
-        return 503;
-    }
-    reply_error(req, 500, "internal", "the stored session cannot be loaded: %s", msg);
-    return 500;
+    loaded *l = ud;
+    if (l->fwd_output)
+        l->fwd_output(l->fwd_ud, stream, data, len);
 }
-
-/* ---- leases ---------------------------------------------------------------------------- */
 
 /* The session a request works on: its id, lease, record and sandbox. */
 typedef struct ctx {
@@ -377,7 +341,71 @@ typedef struct ctx {
     uint64_t version;
     record rec;
     loaded *l;
+    /* Without req (a sandbox lent to the MCP server): why it failed. */
+    unsigned status;
+    char why[512];
 } ctx;
+
+/* Fails the request of c: answers it with status, code and the message, or
+ * (no request) keeps the message in c->why. */
+static void ctx_fail(ctx *c, unsigned status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void ctx_fail(ctx *c, unsigned status, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->why, sizeof(c->why), fmt, ap);
+    va_end(ap);
+    c->status = status;
+    if (c->req)
+        reply_error(c->req, status, code, "%s", c->why);
+}
+
+
+/* A sandbox of session id from the checkpoint of r. Returns 0 with *out, or an
+ * HTTP status after answering. */
+static int restore(serve *s, ctx *c, const char *id, uint64_t version,
+                   const record *r, loaded **out)
+{
+    loaded *l = calloc(1, sizeof(*l));
+    if (!l) {
+        ctx_fail(c, 500, "internal", "out of memory");
+        return 500;
+    }
+    l->srv = s;
+    l->version = version;
+    memcpy(l->id, id, 33);
+    capsa_restore_options ro;
+    capsa_restore_options_init(&ro);
+    ro.tools = s->tool_ptrs;
+    ro.n_tools = s->n_tools;
+    ro.on_audit = on_audit;
+    ro.on_audit_ud = l;
+    ro.on_output = on_output;
+    ro.on_output_ud = l;
+    char msg[512];
+    int rc = capsa_sandbox_restore(s->cfg.engine, r->ckpt, r->ckpt_len, &ro, &l->sb, msg,
+                                   sizeof(msg));
+    if (rc == CAPSA_OK) {
+        l->meta = json_deep_copy(r->meta);
+        *out = l;
+        return 0;
+    }
+    free(l);
+    if (rc == CAPSA_ENOENT) {
+        ctx_fail(c, 409, "incompatible_session",
+                    "the session uses a host tool this server does not have: %s", msg);
+        return 409;
+    }
+    if (rc == CAPSA_ENOMEM || rc == CAPSA_ETOOMANY) {
+        ctx_fail(c, 503, "store_unavailable", "cannot load the session now: %s", msg);
+        return 503;
+    }
+    ctx_fail(c, 500, "internal", "the stored session cannot be loaded: %s", msg);
+    return 500;
+}
+
+/* ---- leases ---------------------------------------------------------------------------- */
 
 /* Renews a lease every LEASE_RENEW_MS while a run lasts; when it cannot (another
  * owner has it, or the store failed for longer than the lease lives), the run
@@ -462,11 +490,11 @@ static int take_lease(ctx *c)
             return 0;
         }
         if (rc == STORE_ERROR) {
-            reply_store_error(c->req, err);
+            ctx_fail(c, 503, "store_unavailable", "the session store is unavailable: %s", err);
             return 503;
         }
         if (now_s() >= until) {
-            reply_error(c->req, 409, "conflict",
+            ctx_fail(c, 409, "conflict",
                         "the session is busy: another request is running in it; try again");
             return 409;
         }
@@ -487,7 +515,7 @@ static void ctx_end(ctx *c)
 }
 
 /* Opens session id for the request: its lease when lease is set, its record (of
- * this tenant; from this build) and, when load is set, its sandbox. Returns 0,
+ * this tenant, or any when tenant is NULL; from this build) and, when load is set, its sandbox. Returns 0,
  * or a status after answering. */
 static int ctx_open(ctx *c, serve *s, http_request *req, const char *tenant, const char *id,
                     size_t id_len, int lease, int load)
@@ -496,7 +524,7 @@ static int ctx_open(ctx *c, serve *s, http_request *req, const char *tenant, con
     c->s = s;
     c->req = req;
     if (!serve_id_valid(id, id_len)) {
-        reply_error(req, 404, "not_found", "no such session");
+        ctx_fail(c, 404, "not_found", "no such session");
         return 404;
     }
     memcpy(c->id, id, 32);
@@ -514,9 +542,10 @@ static int ctx_open(ctx *c, serve *s, http_request *req, const char *tenant, con
         loaded *l = rc == STORE_OK ? cache_take(s, c->id, c->version) : NULL;
         if (l) {
             const char *owner = json_string_value(json_object_get(l->meta, "tenant"));
-            if (!owner || strcmp(owner, tenant) != 0 || !(c->rec.meta = json_deep_copy(l->meta))) {
+            if (!owner || (tenant && strcmp(owner, tenant) != 0) ||
+                !(c->rec.meta = json_deep_copy(l->meta))) {
                 cache_put(s, l);
-                reply_error(req, 404, "not_found", "no such session");
+                ctx_fail(c, 404, "not_found", "no such session");
                 return 404;
             }
             c->l = l;
@@ -526,31 +555,31 @@ static int ctx_open(ctx *c, serve *s, http_request *req, const char *tenant, con
     rc = TIMED(s, store_get(s->cfg.store, c->key, &c->blob, &c->len, &c->version, err,
                             sizeof(err)));
     if (rc == STORE_ERROR) {
-        reply_store_error(req, err);
+        ctx_fail(c, 503, "store_unavailable", "the session store is unavailable: %s", err);
         return 503;
     }
     if (rc == STORE_NOT_FOUND) {
-        reply_error(req, 404, "not_found", "no such session");
+        ctx_fail(c, 404, "not_found", "no such session");
         return 404;
     }
     if (serve_record_parse(c->blob, c->len, &c->rec) != 0) {
-        reply_error(req, 500, "internal", "the stored session is not a capsa serve session record");
+        ctx_fail(c, 500, "internal", "the stored session is not a capsa serve session record");
         return 500;
     }
     const char *owner = json_string_value(json_object_get(c->rec.meta, "tenant"));
-    if (!owner || strcmp(owner, tenant) != 0) {
-        reply_error(req, 404, "not_found", "no such session");
+    if (!owner || (tenant && strcmp(owner, tenant) != 0)) {
+        ctx_fail(c, 404, "not_found", "no such session");
         return 404;
     }
     if (!load) /* its metadata: readable, and deletable, whoever saved it */
         return 0;
     char msg[512];
     if (!compatible(s, &c->rec, msg, sizeof(msg))) {
-        reply_error(req, 409, "incompatible_session", "%s", msg);
+        ctx_fail(c, 409, "incompatible_session", "%s", msg);
         return 409;
     }
     c->l = cache_take(s, c->id, c->version);
-    return c->l ? 0 : restore(s, req, c->id, c->version, &c->rec, &c->l);
+    return c->l ? 0 : restore(s, c, c->id, c->version, &c->rec, &c->l);
 }
 
 /* Writes the session back: a new checkpoint under the version read. On success
@@ -563,7 +592,7 @@ static int ctx_commit(ctx *c)
     size_t ck_len = 0;
     int rc = capsa_checkpoint(c->l->sb, &ck, &ck_len);
     if (rc != CAPSA_OK) {
-        reply_error(c->req, rc == CAPSA_ENOMEM ? 503 : 422,
+        ctx_fail(c, rc == CAPSA_ENOMEM ? 503 : 422,
                     rc == CAPSA_ENOMEM ? "store_unavailable" : "invalid",
                     "the session cannot be saved: %s (nothing was written)",
                     capsa_errmsg(c->l->sb));
@@ -573,7 +602,7 @@ static int ctx_commit(ctx *c)
     char *blob = serve_record_make(c->rec.meta, ck, ck_len, &len);
     capsa_free(ck);
     if (!blob) {
-        reply_error(c->req, 500, "internal", "out of memory");
+        ctx_fail(c, 500, "internal", "out of memory");
         return 500;
     }
     char err[256];
@@ -582,11 +611,11 @@ static int ctx_commit(ctx *c)
                             &v, err, sizeof(err)));
     free(blob);
     if (rc == STORE_ERROR) {
-        reply_store_error(c->req, err);
+        ctx_fail(c, 503, "store_unavailable", "the session store is unavailable: %s", err);
         return 503;
     }
     if (rc != STORE_OK) {
-        reply_error(c->req, 409, "conflict",
+        ctx_fail(c, 409, "conflict",
                     "the session was changed or deleted meanwhile: nothing was written");
         return 409;
     }
@@ -675,32 +704,29 @@ static long count_sessions(serve *s, http_request *req, const char *tkey, size_t
     return live;
 }
 
-static void create_session(serve *s, http_request *req, const char *tenant)
+/* Makes a session of tenant from body ({"limits", "policy"}, both optional)
+ * and stores it: 0 with its id in id[0..33), or a status after answering. */
+static int new_session(serve *s, http_request *req, const char *tenant, json_t *body,
+                       char id[33])
 {
-    json_t *body = body_object(req);
-    if (!body)
-        return;
+    int status = 400;
     capsa_options o;
     json_t *policy = json_object_get(body, "policy");
     static const char *const fields[] = { "limits", "policy", NULL };
     if (!only_fields(req, body, fields, "limits, policy") ||
-        session_limits(s, req, json_object_get(body, "limits"), &o) != 0) {
-        json_decref(body);
-        return;
-    }
+        (status = session_limits(s, req, json_object_get(body, "limits"), &o)) != 0)
+        return status ? status : 400;
     char tkey[80];
     tenant_key(tenant, tkey);
     long live = count_sessions(s, req, tkey, s->cfg.max_sessions);
-    if (live < 0) {
-        json_decref(body);
-        return;
-    }
+    if (live < 0)
+        return 503;
     if ((size_t)live >= s->cfg.max_sessions) {
         reply_error(req, 429, "too_many_sessions",
                     "this tenant has %ld sessions, the server's maximum: delete some first", live);
-        json_decref(body);
-        return;
+        return 429;
     }
+    status = 500;
     loaded *l = calloc(1, sizeof(*l));
     ctx c;
     memset(&c, 0, sizeof(c));
@@ -715,10 +741,13 @@ static void create_session(serve *s, http_request *req, const char *tenant)
     memcpy(l->id, c.id, 33);
     o.on_audit = on_audit;
     o.on_audit_ud = l;
+    o.on_output = on_output;
+    o.on_output_ud = l;
     int rc = capsa_sandbox_new(s->cfg.engine, &o, &l->sb);
     if (rc != CAPSA_OK) {
         reply_error(req, 503, "store_unavailable", "cannot make a sandbox now: %s",
                     capsa_errstr(rc));
+        status = 503;
         goto out;
     }
     if (s->cfg.setup && s->cfg.setup(s->cfg.setup_ud, l->sb) != 0) {
@@ -732,6 +761,7 @@ static void create_session(serve *s, http_request *req, const char *tenant)
         if (rc != CAPSA_OK) {
             reply_error(req, 422, "invalid", "policy: %s",
                         json_is_object(policy) ? capsa_errmsg(l->sb) : "must be an object");
+            status = 422;
             goto out;
         }
     }
@@ -746,7 +776,7 @@ static void create_session(serve *s, http_request *req, const char *tenant)
         reply_error(req, 500, "internal", "out of memory");
         goto out;
     }
-    if (ctx_commit(&c) != 0)
+    if ((status = ctx_commit(&c)) != 0)
         goto out;
     char err[256];
     rc = TIMED(s, store_index_add(s->cfg.store, tkey, c.id, err, sizeof(err)));
@@ -754,12 +784,22 @@ static void create_session(serve *s, http_request *req, const char *tenant)
         TIMED(s, store_delete(s->cfg.store, c.key, err, sizeof(err)));
         cache_drop(s, c.id);
         reply_store_error(req, err);
+        status = 503;
         goto out;
     }
-    reply_json(req, 201, json_pack("{s:s}", "id", c.id));
+    memcpy(id, c.id, 33);
 out:
-    json_decref(body);
     ctx_end(&c);
+    return status;
+}
+
+static void create_session(serve *s, http_request *req, const char *tenant)
+{
+    json_t *body = body_object(req);
+    char id[33];
+    if (body && new_session(s, req, tenant, body, id) == 0)
+        reply_json(req, 201, json_pack("{s:s}", "id", id));
+    json_decref(body);
 }
 
 /* A raw query value as a whole number in [0, max], or def when absent; -1 when
@@ -913,29 +953,75 @@ static json_int_t count_add(const json_t *v, uint64_t n)
     return (uint64_t)(LLONG_MAX - a) < n ? LLONG_MAX : a + (json_int_t)n;
 }
 
+/* Begins a run in the sandbox of the session c opened with its lease: its audit
+ * lines are gathered and the lease is renewed while it lasts. */
+static void run_begin(ctx *c, renewer *rn)
+{
+    c->l->audit = json_array();
+    renew_start(rn, c);
+}
+
+/* Ends the run run_begin began, whose capsa_run or capsa_shell returned rc and r
+ * after secs: counts it under *status (its status name), and when it finished
+ * with the lease held adds its usage to the metadata and writes the session
+ * back (ctx_commit). *lost says whether the lease was lost. Returns 1 when
+ * committed, 0 when not (a run that did not finish), or -1 after failing c (the
+ * write-back). The caller still ends c (ctx_end). */
+static int run_end(ctx *c, renewer *rn, int rc, const capsa_result *r, double secs, int shell,
+                   const char **status, int *lost)
+{
+    *lost = renew_stop(rn);
+    int exit_code = r ? capsa_result_exit_code(r) : -1;
+    *status = *lost ? "lost" : shell && rc == CAPSA_OK && exit_code != 0 ? "error"
+                                                                          : mcp_status_name(rc);
+    count_run(c->s, *status, secs);
+    if (*lost || (rc != CAPSA_OK && rc != CAPSA_ESCRIPT))
+        return 0;
+    capsa_stats st;
+    memset(&st, 0, sizeof(st));
+    st.struct_size = sizeof(st);
+    capsa_result_stats(r, &st);
+    char now[32];
+    now_iso(now);
+    json_t *m = c->rec.meta, *u = json_object_get(m, "usage");
+    json_object_set_new(m, "last_run", json_string(now));
+    json_object_set_new(m, "runs", json_integer(count_add(json_object_get(m, "runs"), 1)));
+    if (json_is_object(u)) {
+        double ms = json_number_value(json_object_get(u, "wall_ms")) + st.wall_ms;
+        json_object_set_new(u, "wall_ms", json_real((double)(long long)(ms * 1000 + 0.5) / 1000));
+        json_object_set_new(u, "tool_calls",
+                            json_integer(count_add(json_object_get(u, "tool_calls"), st.tool_calls)));
+        json_object_set_new(u, "fuel", json_integer(count_add(json_object_get(u, "fuel"), st.fuel_used)));
+    }
+    return ctx_commit(c) == 0 ? 1 : -1;
+}
+
+/* A run left pending (it called a tool without a callback, which is not
+ * served) is abandoned: an invalid run without a result. */
+static void settle_pending(capsa_sandbox *sb, int *rc, const capsa_result **r)
+{
+    if (*rc == CAPSA_PENDING) {
+        capsa_reset(sb);
+        *rc = CAPSA_EINVAL;
+        *r = NULL;
+    }
+}
+
 /* Runs body's code (run_body's) in the session c opened, and answers. */
 static void run_session(serve *s, http_request *req, ctx *c, json_t *body, int shell)
 {
+    (void)s;
     json_t *code = json_object_get(body, "code");
-    c->l->audit = json_array();
     renewer rn;
-    renew_start(&rn, c);
+    run_begin(c, &rn);
     double t0 = now_s();
     const capsa_result *r = NULL;
     int rc = shell ? capsa_shell(c->l->sb, json_string_value(code), NULL, 0, &r)
                    : capsa_run(c->l->sb, json_string_value(code), json_string_length(code),
                                "session.js", &r);
     double secs = now_s() - t0;
-    int lost = renew_stop(&rn);
-    if (rc == CAPSA_PENDING) { /* a tool without a callback: not served */
-        capsa_reset(c->l->sb);
-        rc = CAPSA_EINVAL;
-        r = NULL;
-    }
+    settle_pending(c->l->sb, &rc, &r);
     int exit_code = r ? capsa_result_exit_code(r) : -1;
-    const char *status = lost ? "lost" : shell && rc == CAPSA_OK && exit_code != 0
-                                             ? "error" : mcp_status_name(rc);
-    count_run(s, status, secs);
     json_t *out = json_object();
     size_t n;
     const char *value = r ? capsa_result_value(r) : NULL;
@@ -947,59 +1033,114 @@ static void run_session(serve *s, http_request *req, ctx *c, json_t *body, int s
     json_object_set_new(out, "stdout", output_string(text, r ? n : 0));
     text = r ? capsa_result_stderr(r, &n) : "";
     json_object_set_new(out, "stderr", output_string(text, r ? n : 0));
-    json_object_set_new(out, "status", json_string(status));
     if (exit_code >= 0)
         json_object_set_new(out, "exit_code", json_integer(exit_code));
-    if (strcmp(status, "ok") != 0) {
-        const char *msg = r ? capsa_result_error_message(r) : NULL;
-        if (lost)
-            msg = "the session's lease was lost (the store was unreachable or another "
-                  "replica took it): the run was stopped and not committed";
-        json_object_set_new(out, "error",
-                            json_pack("{s:o,s:s,s:o,s:o}", "name",
-                                      str_or_null(r && !lost ? capsa_result_error_name(r) : NULL),
-                                      "message", msg ? msg : capsa_errmsg(c->l->sb), "code",
-                                      str_or_null(r && !lost ? capsa_result_error_code(r) : NULL),
-                                      "stack",
-                                      str_or_null(r && !lost ? capsa_result_error_stack(r) : NULL)));
-    }
-    json_object_set_new(out, "audit", c->l->audit);
+    json_t *audit = c->l->audit;
     c->l->audit = NULL;
-    int finished = !lost && (rc == CAPSA_OK || rc == CAPSA_ESCRIPT);
-    if (finished) {
-        capsa_stats st;
-        memset(&st, 0, sizeof(st));
-        st.struct_size = sizeof(st);
-        capsa_result_stats(r, &st);
-        char now[32];
-        now_iso(now);
-        json_t *m = c->rec.meta, *u = json_object_get(m, "usage");
-        json_object_set_new(m, "last_run", json_string(now));
-        json_object_set_new(m, "runs", json_integer(count_add(json_object_get(m, "runs"), 1)));
-        if (json_is_object(u)) {
-            double ms = json_number_value(json_object_get(u, "wall_ms")) + st.wall_ms;
-            json_object_set_new(u, "wall_ms", json_real((double)(long long)(ms * 1000 + 0.5) / 1000));
-            json_object_set_new(u, "tool_calls", json_integer(count_add(json_object_get(u, "tool_calls"),
-                                                                        st.tool_calls)));
-            json_object_set_new(u, "fuel",
-                                json_integer(count_add(json_object_get(u, "fuel"), st.fuel_used)));
-        }
-        if (ctx_commit(c) != 0) {
-            json_decref(out);
-            return;
-        }
+    /* The error's text is read before the write-back hands the sandbox on. */
+    const char *msg = r ? capsa_result_error_message(r) : NULL;
+    json_t *error = json_pack("{s:o,s:s,s:o,s:o}", "name",
+                              str_or_null(r ? capsa_result_error_name(r) : NULL), "message",
+                              msg ? msg : capsa_errmsg(c->l->sb), "code",
+                              str_or_null(r ? capsa_result_error_code(r) : NULL), "stack",
+                              str_or_null(r ? capsa_result_error_stack(r) : NULL));
+    const char *status;
+    int lost;
+    int committed = run_end(c, &rn, rc, r, secs, shell, &status, &lost);
+    json_object_set_new(out, "status", json_string(status));
+    json_object_set_new(out, "audit", audit);
+    if (committed < 0) {
+        json_decref(error);
+        json_decref(out);
+        return;
     }
-    json_object_set_new(out, "committed", json_boolean(finished));
     if (lost) {
+        json_decref(error);
         json_decref(out);
         reply_error(req, 503, "store_unavailable",
                     "the session's lease was lost during the run: it was stopped and not "
                     "committed; try again");
         return;
     }
+    if (strcmp(status, "ok") != 0)
+        json_object_set_new(out, "error", error);
+    else
+        json_decref(error);
+    json_object_set_new(out, "committed", json_boolean(committed));
     /* A run stopped by a limit is not committed: the sandbox it leaves is not
        the stored session's any more, so it is not kept loaded (c->l is freed). */
     reply_json(req, 200, out);
+}
+
+/* ---- the MCP server's sandboxes --------------------------------------------------------- */
+
+/* A session's sandbox lent to the MCP server for one request. */
+typedef struct lent {
+    ctx c;
+    renewer rn;
+} lent;
+
+/* mcp_server_config.borrow: the sandbox of the stored session, through the same
+ * lease and load as a run of /v1 (the tenant was checked by on_mcp). */
+static int mcp_borrow(void *ud, const char *session, capsa_output_fn output,
+                      capsa_audit_fn audit, void *cb_ud, capsa_sandbox **sb, void **token,
+                      char *why, size_t size)
+{
+    lent *b = calloc(1, sizeof(*b));
+    if (!b) {
+        snprintf(why, size, "out of memory");
+        return -1;
+    }
+    if (ctx_open(&b->c, ud, NULL, NULL, session, strlen(session), 1, 1) != 0) {
+        snprintf(why, size, "%s", b->c.status == 404 ? "the session was deleted or expired"
+                                                      : b->c.why);
+        ctx_end(&b->c);
+        free(b);
+        return -1;
+    }
+    b->c.l->fwd_output = output;
+    b->c.l->fwd_audit = audit;
+    b->c.l->fwd_ud = cb_ud;
+    run_begin(&b->c, &b->rn);
+    *sb = b->c.l->sb;
+    *token = b;
+    return 0;
+}
+
+/* mcp_server_config.give_back: ends the run as a /v1 run ends (written back
+ * when it finished); rc < 0: nothing ran that changes the session (it is kept
+ * loaded as it was). -1 with why when the run's work is lost. */
+static int mcp_give_back(void *ud, void *token, int rc, const capsa_result *r, double secs,
+                         char *why, size_t size)
+{
+    (void)ud;
+    lent *b = token;
+    loaded *l = b->c.l;
+    l->fwd_output = NULL;
+    l->fwd_audit = NULL;
+    l->fwd_ud = NULL;
+    json_decref(l->audit);
+    l->audit = NULL;
+    int ret = 0;
+    if (rc < 0) {
+        renew_stop(&b->rn);
+        cache_put(b->c.s, l);
+        b->c.l = NULL;
+    } else {
+        const char *status;
+        int lost;
+        settle_pending(l->sb, &rc, &r);
+        int committed = run_end(&b->c, &b->rn, rc, r, secs, 0, &status, &lost);
+        if (lost)
+            snprintf(why, size, "the session's lease was lost during the run: it was stopped "
+                                "and not committed; try again");
+        else if (committed < 0)
+            snprintf(why, size, "%s", b->c.why);
+        ret = lost || committed < 0 ? -1 : 0;
+    }
+    ctx_end(&b->c);
+    free(b);
+    return ret;
 }
 
 /* ---- files ------------------------------------------------------------------------------- */
@@ -1171,17 +1312,29 @@ static void describe(http_request *req, ctx *c)
                                    json_object_get(m, "usage")));
 }
 
+/* Removes session id of tenant from the store, the tenant's index and the
+ * cache; returns store_delete's result (err filled on STORE_ERROR). */
+static int remove_session(serve *s, const char *id, const char *tenant, char *err, size_t size)
+{
+    char key[40], tkey[80];
+    snprintf(key, sizeof(key), "s:%s", id);
+    int rc = TIMED(s, store_delete(s->cfg.store, key, err, size));
+    if (rc == STORE_ERROR)
+        return rc;
+    cache_drop(s, id);
+    tenant_key(tenant, tkey);
+    TIMED(s, store_index_remove(s->cfg.store, tkey, id, err, size));
+    return rc;
+}
+
 static void delete_session(serve *s, http_request *req, ctx *c, const char *tenant)
 {
-    char err[256], tkey[80];
-    int rc = TIMED(s, store_delete(s->cfg.store, c->key, err, sizeof(err)));
+    char err[256];
+    int rc = remove_session(s, c->id, tenant, err, sizeof(err));
     if (rc == STORE_ERROR) {
         reply_store_error(req, err);
         return;
     }
-    cache_drop(s, c->id);
-    tenant_key(tenant, tkey);
-    TIMED(s, store_index_remove(s->cfg.store, tkey, c->id, err, sizeof(err)));
     if (rc == STORE_NOT_FOUND)
         reply_error(req, 404, "not_found", "no such session");
     else
@@ -1317,8 +1470,11 @@ static void on_metrics(void *ud, http_request *req)
     free(text);
 }
 
-/* /mcp: the MCP endpoint, for the tenants' tokens; a session opened by one
- * tenant is not another's (404, as for the /v1 sessions). */
+/* /mcp: the MCP endpoint on the stored sessions, for the tenants' tokens. An
+ * initialize makes a session of the tenant (as POST /v1/sessions does, with
+ * the server's limits) whose id is the Mcp-Session-Id; any replica serves a
+ * request naming it, and another tenant's id is not found (404). DELETE
+ * deletes the session. */
 static void on_mcp(void *ud, http_request *req)
 {
     serve *s = ud;
@@ -1326,32 +1482,34 @@ static void on_mcp(void *ud, http_request *req)
     if (!tenant)
         return;
     const char *sid = http_header(req, "Mcp-Session-Id");
+    size_t len = 0;
+    const char *body = http_body(req, &len);
     if (sid) {
-        int mine = 0;
-        pthread_mutex_lock(&s->lock);
-        for (size_t i = 0; i < s->n_mcp_owners && !mine; i++)
-            mine = strcmp(s->mcp_owners[i].id, sid) == 0 &&
-                   strcmp(s->mcp_owners[i].tenant, tenant) == 0;
-        pthread_mutex_unlock(&s->lock);
-        if (!mine) {
-            reply_error(req, 404, "not_found", "no such MCP session");
-            return;
+        ctx c;
+        if (ctx_open(&c, s, req, tenant, sid, strlen(sid), 0, 0) == 0) {
+            mcp_http_handle_session(s->mcp, req, NULL);
+            char err[256];
+            if (strcmp(http_method(req), "DELETE") == 0)
+                remove_session(s, c.id, tenant, err, sizeof(err));
         }
+        ctx_end(&c);
+        return;
     }
-    mcp_http_handle(s->mcp, req);
-    const char *opened = sid ? NULL : http_added_header(req, "Mcp-Session-Id");
-    if (opened && strlen(opened) == 32) {
-        pthread_mutex_lock(&s->lock);
-        size_t max = s->cfg.mcp_max_sessions;
-        if (s->n_mcp_owners == max) { /* the oldest goes (its session most likely expired) */
-            memmove(s->mcp_owners, s->mcp_owners + 1, (max - 1) * sizeof(*s->mcp_owners));
-            s->n_mcp_owners--;
-        }
-        struct mcp_owner *o = &s->mcp_owners[s->n_mcp_owners++];
-        memcpy(o->id, opened, 33);
-        snprintf(o->tenant, sizeof(o->tenant), "%s", tenant);
-        pthread_mutex_unlock(&s->lock);
+    if (strcmp(http_method(req), "POST") != 0 || !mcp_is_initialize(body, len)) {
+        mcp_http_handle_session(s->mcp, req, NULL); /* 400: no session named */
+        return;
     }
+    char id[33], err[256];
+    json_t *none = json_object();
+    int rc = none ? new_session(s, req, tenant, none, id) : 500;
+    json_decref(none);
+    if (rc == 500 && !none)
+        reply_error(req, 500, "internal", "out of memory");
+    if (rc != 0)
+        return;
+    mcp_http_handle_session(s->mcp, req, id);
+    if (!http_added_header(req, "Mcp-Session-Id")) /* the initialize failed */
+        remove_session(s, id, tenant, err, sizeof(err));
 }
 
 static const char openapi[] =
@@ -1462,14 +1620,22 @@ serve *serve_start(const serve_config *cfg, char *err, size_t errsize)
             goto nomem;
     }
     if (cfg->mcp) {
+        mcp_server_config sc = *cfg->mcp;
+        sc.borrow = mcp_borrow;
+        sc.give_back = mcp_give_back;
+        sc.borrow_ud = s;
+        sc.audit = NULL; /* the stored sessions' audit is the server's (cfg->audit) */
+        if (mcp_server_new(&sc, &s->mcp_srv, err, errsize) != 0)
+            goto fail;
         mcp_http_config mc;
         memset(&mc, 0, sizeof(mc));
-        if (!s->cfg.mcp_max_sessions)
-            s->cfg.mcp_max_sessions = 100;
         mc.max_sessions = s->cfg.mcp_max_sessions;
-        if (!(s->mcp_owners = calloc(mc.max_sessions, sizeof(*s->mcp_owners))))
-            goto nomem;
-        if (!(s->mcp = mcp_http_new(cfg->mcp, &mc, err, errsize)))
+        mc.stored = 1;
+        /* A session held here is only the stored one's worker and protocol
+           state, taken up again when next named: it goes after a minute idle,
+           so that the replica's table holds the sessions in use. */
+        mc.idle_s = 60;
+        if (!(s->mcp = mcp_http_new(s->mcp_srv, &mc, err, errsize)))
             goto fail;
         for (size_t i = 0; i < 4; i++) {
             if (i != 2 && http_route(s->http, methods[i], "/mcp", on_mcp, s) != 0)
@@ -1503,6 +1669,7 @@ void serve_free(serve *s)
         return;
     mcp_http_free(s->mcp); /* its streams end first, so that connections can be joined */
     http_server_free(s->http);
+    mcp_server_free(s->mcp_srv);
     for (size_t i = 0; i < s->n_cache; i++)
         loaded_free(s->cache[i]);
     free(s->cache);
@@ -1515,7 +1682,6 @@ void serve_free(serve *s)
     free(s->tool_names);
     free(s->tools);
     free(s->tool_ptrs);
-    free(s->mcp_owners);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

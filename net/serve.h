@@ -8,7 +8,7 @@
  * back with compare-and-set on the version it read; a run that did not finish
  * is not written back. Tenants are bearer tokens: each sees only the sessions
  * it made. Also /healthz, /metrics (Prometheus text), /v1/openapi.json and
- * the MCP endpoint /mcp (net/mcp_http.h). Built on include/capsa.h, net/http.h,
+ * the MCP endpoint /mcp (net/mcp_http.h) on the same sessions. Built on include/capsa.h, net/http.h,
  * net/store.h and net/mcp_http.h. */
 #ifndef CAPSA_NET_SERVE_H
 #define CAPSA_NET_SERVE_H
@@ -46,11 +46,14 @@ typedef struct serve_config {
        from any thread. */
     void (*audit)(void *ud, const char *session, const char *line, size_t len);
     void *audit_ud;
-    /* NULL, or the MCP server whose Streamable HTTP endpoint is served at /mcp
-       (not owned; outlives the server), for the tenants' tokens too. Its
-       sessions are its own, in this process's memory: a client of /mcp must
-       come back to the same replica. */
-    mcp_server *mcp;
+    /* NULL, or the MCP server (its configuration; read during serve_start)
+       whose Streamable HTTP endpoint is served at /mcp, for the tenants'
+       tokens too. Its sessions are stored sessions: an initialize makes one
+       (the Mcp-Session-Id is its id, also reachable under /v1/sessions), and
+       each request that needs the sandbox borrows it as a /v1 run does
+       (lease, load, write-back), so any replica serves it. Its borrow,
+       give_back and audit are the server's. */
+    const mcp_server_config *mcp;
     size_t mcp_max_sessions; /* live /mcp sessions; 0: 100 */
     uint64_t session_ttl_ms; /* a session not written for this long expires; 0: 24 h */
     uint64_t lease_wait_ms;  /* a busy session is waited for this long before the
@@ -69,8 +72,8 @@ serve *serve_start(const serve_config *cfg, char *err, size_t errsize);
 /* The port it listens on. */
 uint16_t serve_port(const serve *s);
 
-/* Ends the /mcp sessions idle for too long; call it now and then (every
- * second). */
+/* Forgets the /mcp sessions idle here for too long (their stored sessions
+ * stay until their TTL); call it now and then (every second). */
 void serve_expire(serve *s);
 
 /* Stops listening, waits for the requests in progress, and frees the sandboxes

@@ -5,7 +5,10 @@
 # traversal in files/ paths, two concurrent runs on one session (exactly one
 # 409), a session surviving a restart of the server, a stored session from
 # another build, a replica killed mid-run (its lease lapses, its run is not
-# committed), and the same over a redis-server of its own (then stopped: 503).
+# committed), /mcp on the stored sessions over two replicas of one store (an MCP
+# session made on one is served by the other, also once the first is stopped;
+# a busy session answers a JSON-RPC error), and the same over a redis-server of
+# its own (then stopped: 503).
 # Prints each check and "N passed, N failed". Stops what it starts.
 set -u
 BUILD=${BUILD:-build}
@@ -28,7 +31,8 @@ stop() {
         pid=""
     fi
 }
-trap 'stop; [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+other_pid=""
+trap 'stop; [ -n "$other_pid" ] && kill "$other_pid" 2>/dev/null; [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 ok() {
     pass=$((pass + 1))
@@ -309,23 +313,25 @@ expect_in "loaded sessions" 'capsa_sessions_live' "$(body)"
 
 # ---- /mcp on the same port ------------------------------------------------------------
 init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
-expect "/mcp without a token: 401" 401 "$(req - POST /mcp -H 'Content-Type: application/json' \
-    -H 'Accept: application/json, text/event-stream' --data-binary "$init")"
-expect "/mcp initialize with a tenant's token: 200" 200 "$(req "$A" POST /mcp -H 'Content-Type: application/json' \
-    -H 'Accept: application/json, text/event-stream' --data-binary "$init")"
-msid=$(sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: *\([0-9a-f]*\).*/\1/p' "$tmp/headers")
-req "$A" POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
-    -H "Mcp-Session-Id: $msid" -H 'MCP-Protocol-Version: 2025-11-25' \
-    --data-binary '{"jsonrpc":"2.0","method":"notifications/initialized"}' >/dev/null
-req "$A" POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
-    -H "Mcp-Session-Id: $msid" -H 'MCP-Protocol-Version: 2025-11-25' \
-    --data-binary '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute","arguments":{"code":"return await tools.demo.echo({m: 6 * 7})"}}}' >/dev/null
-expect "/mcp's execute runs with the server's tools and policy" '{"m":42}' "$(jq -c .result.structuredContent.result "$tmp/body")"
-expect "another tenant cannot use that /mcp session: 404" 404 "$(req "$B" POST /mcp -H 'Content-Type: application/json' \
-    -H 'Accept: application/json, text/event-stream' -H "Mcp-Session-Id: $msid" -H 'MCP-Protocol-Version: 2025-11-25' \
-    --data-binary '{"jsonrpc":"2.0","id":3,"method":"tools/list"}')"
-expect "nor end it" 404 "$(req "$B" DELETE /mcp -H "Mcp-Session-Id: $msid")"
-expect "/mcp DELETE ends its session" 204 "$(req "$A" DELETE /mcp -H "Mcp-Session-Id: $msid")"
+# mcp TOKEN SID BODY: POST /mcp in session SID (-: none); the status, the body in $tmp/body.
+mcp() {
+    if [ "$2" = - ]; then
+        req "$1" POST /mcp -H 'Content-Type: application/json' \
+            -H 'Accept: application/json, text/event-stream' --data-binary "$3"
+    else
+        req "$1" POST /mcp -H 'Content-Type: application/json' \
+            -H 'Accept: application/json, text/event-stream' -H "Mcp-Session-Id: $2" \
+            -H 'MCP-Protocol-Version: 2025-11-25' --data-binary "$3"
+    fi
+}
+# call TOKEN SID CODE: a tools/call of execute; the status.
+call() {
+    jq -cn --arg c "$3" '{jsonrpc: "2.0", id: 2, method: "tools/call", params: {name: "execute", arguments: {code: $c}}}' >"$tmp/call.json"
+    mcp "$1" "$2" "$(cat "$tmp/call.json")"
+}
+expect "/mcp without a token: 401" 401 "$(mcp - - "$init")"
+expect "an /mcp initialize makes a stored session: it counts toward --max-sessions (429)" \
+    "429 too_many_sessions" "$(mcp "$A" - "$init") $(code)"
 
 # ---- delete -----------------------------------------------------------------------------
 expect "DELETE a session: 204" 204 "$(req "$A" DELETE "/v1/sessions/$lid")"
@@ -412,6 +418,71 @@ expect "the lease lapses within 30 s (here $(($(date +%s) - killed_at)) s)" 200 
 expect "and the run that did not finish was not committed" 1 "$(jq -r .result "$tmp/body")"
 stop
 
+# ---- /mcp on the stored sessions: two replicas over one store ---------------------------
+start --policy "$tmp/policy.json"
+pid_a=$pid url_a=$url
+other_pid=$pid
+pid=""
+start --policy "$tmp/policy.json"
+pid_b=$pid url_b=$url
+url=$url_a
+expect "initialize on replica A: 200" 200 "$(mcp "$A" - "$init")"
+msid=$(sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: *\([0-9a-f]*\).*/\1/p' "$tmp/headers")
+expect "its Mcp-Session-Id is a session id" 32 "${#msid}"
+expect "notifications/initialized: 202" 202 "$(mcp "$A" "$msid" '{"jsonrpc":"2.0","method":"notifications/initialized"}')"
+call "$A" "$msid" 'globalThis.x = 41; fs.writeFileSync("/workspace/m.txt", "from A"); return await tools.demo.echo({m: 6 * 7})' >/dev/null
+expect "a tools/call on A runs with the server's tools and policy" '{"m":42}' "$(jq -c .result.structuredContent.result "$tmp/body")"
+url=$url_b
+expect "replica B answers a tools/call of the session made on A" 200 "$(call "$A" "$msid" 'return [x + 1, fs.readFileSync("/workspace/m.txt", "utf8")]')"
+expect "and sees the state A's call left" '[42,"from A"]' "$(jq -c .result.structuredContent.result "$tmp/body")"
+call "$A" "$msid" 'x = 100; console.log("out on B"); return x' >/dev/null
+expect_in "B's call gets its console output" "out on B" "$(jq -r '.result.content[0].text' "$tmp/body")"
+mcp "$A" "$msid" '{"jsonrpc":"2.0","id":3,"method":"tools/list"}' >/dev/null
+expect "tools/list on B" execute "$(jq -r '.result.tools[0].name' "$tmp/body")"
+mcp "$A" "$msid" '{"jsonrpc":"2.0","id":4,"method":"resources/list"}' >/dev/null
+expect_in "resources/list on B lists A's file" "m.txt" "$(jq -r '.result.resources[].uri' "$tmp/body")"
+expect "the MCP session is /v1/sessions/ID for its tenant" 200 "$(req "$A" GET "/v1/sessions/$msid")"
+expect "with the runs of its calls" 3 "$(jq -r .runs "$tmp/body")"
+url=$url_a
+expect "a /v1 run on A sees B's call (A's loaded copy is stale, reloaded)" "200 100" "$(run "$A" "$msid" 'return x') $(jq -r .result "$tmp/body")"
+url=$url_b
+expect "another tenant: /v1/sessions/ID 404" 404 "$(req "$B" GET "/v1/sessions/$msid")"
+expect "nor /mcp: 404" 404 "$(call "$B" "$msid" 'return x')"
+expect "nor end it: 404" 404 "$(req "$B" DELETE /mcp -H "Mcp-Session-Id: $msid")"
+expect "without a token: 401" 401 "$(call - "$msid" 'return x')"
+expect "an id that is no session: 404" 404 "$(call "$A" 0123456789abcdef0123456789abcdef 'return 1')"
+# A busy session: a slow /v1 run on A holds its lease while B gets a tools/call.
+jq -n '{code: "{ const t = Date.now(); while (Date.now() - t < 2000) {} } x = 7; return 1"}' >"$tmp/slowm.json"
+curl -s -o "$tmp/c1" -w '%{http_code}' -H "Authorization: Bearer $A" --data-binary "@$tmp/slowm.json" \
+    "$url_a/v1/sessions/$msid/run" >"$tmp/s1" &
+c1=$!
+sleep 0.5
+t0=$(date +%s)
+expect "a tools/call while the session is busy: 200" 200 "$(call "$A" "$msid" 'return x')"
+waited=$(($(date +%s) - t0))
+expect_in "with a JSON-RPC error saying so" "the session is busy" "$(jq -r '.error.message' "$tmp/body")"
+expect "at once, not when the run ends (here ${waited} s)" yes "$([ "$waited" -le 1 ] && echo yes)"
+wait "$c1"
+expect "the slow run ended" 200 "$(cat "$tmp/s1")"
+call "$A" "$msid" 'return x' >/dev/null
+expect "then the call runs, on its result" 7 "$(jq -r .result.structuredContent.result "$tmp/body")"
+# The session outlives the replica that made it.
+url=$url_a
+mcp "$A" - "$init" >/dev/null
+msid2=$(sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: *\([0-9a-f]*\).*/\1/p' "$tmp/headers")
+call "$A" "$msid2" 'globalThis.y = "kept"; return 1' >/dev/null
+pid=$pid_a
+stop
+other_pid=""
+pid=$pid_b
+url=$url_b
+expect "with A stopped, B answers A's MCP session" 200 "$(call "$A" "$msid2" 'return y')"
+expect "with its state" kept "$(jq -r .result.structuredContent.result "$tmp/body")"
+expect "DELETE /mcp on B ends it: 204" 204 "$(req "$A" DELETE /mcp -H "Mcp-Session-Id: $msid2")"
+expect "and deletes the stored session" 404 "$(req "$A" GET "/v1/sessions/$msid2")"
+expect "then /mcp: 404" 404 "$(call "$A" "$msid2" 'return y')"
+stop
+
 # ---- the redis:// store ---------------------------------------------------------------
 if command -v redis-server >/dev/null 2>&1; then
     rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -444,10 +515,16 @@ if command -v redis-server >/dev/null 2>&1; then
     run "$A" "$rid" 'globalThis.r = 7; fs.writeFileSync("/workspace/r.txt", "redis"); return await tools.demo.echo({r})' >/dev/null
     expect "redis: a run with a tool" '{"r":7}' "$(jq -c .result "$tmp/body")"
     expect "redis: another tenant gets 404" 404 "$(run "$B" "$rid" 'return r')"
+    expect "redis: an /mcp initialize" 200 "$(mcp "$A" - "$init")"
+    rmsid=$(sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: *\([0-9a-f]*\).*/\1/p' "$tmp/headers")
+    call "$A" "$rmsid" 'globalThis.q = 5; return q' >/dev/null
+    expect "redis: a tools/call" 5 "$(jq -r .result.structuredContent.result "$tmp/body")"
     stop
     start_redis
     run "$A" "$rid" 'return [r, fs.readFileSync("/workspace/r.txt", "utf8")]' >/dev/null
     expect "redis: the session survives a restart of the server" '[7,"redis"]' "$(jq -c .result "$tmp/body")"
+    call "$A" "$rmsid" 'return q' >/dev/null
+    expect "redis: so does the /mcp session" 5 "$(jq -r .result.structuredContent.result "$tmp/body")"
     curl -s -o "$tmp/c1" -w '%{http_code}' -H "Authorization: Bearer $A" --data-binary "@$tmp/slow.json" \
         "$url/v1/sessions/$rid/run" >"$tmp/s1" &
     c1=$!
@@ -458,7 +535,9 @@ if command -v redis-server >/dev/null 2>&1; then
     expect "redis: two concurrent runs: one 200 and one 409" "200 409" \
         "$(printf '%s\n%s\n' "$(cat "$tmp/s1")" "$(cat "$tmp/s2")" | sort | tr '\n' ' ' | sed 's/ $//')"
     req "$A" GET "/v1/sessions" >/dev/null
-    expect "redis: the tenant's list" "$rid" "$(jq -r '.sessions[0].id' "$tmp/body")"
+    expect "redis: the tenant's list (its /v1 and /mcp sessions)" \
+        "$(printf '%s\n%s\n' "$rid" "$rmsid" | sort | tr '\n' ' ')" \
+        "$(jq -r '.sessions[].id' "$tmp/body" | tr '\n' ' ')"
     kill "$redis_pid"
     wait "$redis_pid" 2>/dev/null
     expect "redis stopped: healthz 503" 503 "$(req - GET /healthz)"
