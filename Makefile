@@ -203,7 +203,7 @@ endef
 $(BUILD)/libcapsa.so: $(HOST_OBJS) pkg/libcapsa.map
 	$(call shared_lib,libcapsa,$(HOST_OBJS),$(HOST_LIBS))
 
-$(OBJ)/cli-%.o: cli/%.c include/capsa.h $(wildcard cli/*.h) | $(BUILD)/.deps-checked
+$(OBJ)/cli-%.o: cli/%.c include/capsa.h include/capsa_net.h $(wildcard cli/*.h) $(wildcard net/*.h) | $(BUILD)/.deps-checked
 	@mkdir -p $(OBJ)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
 
