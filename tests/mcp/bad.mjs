@@ -1,7 +1,7 @@
 // Bad input on the raw stdio protocol: none of it may crash or wedge the server,
 // each gets the JSON-RPC error it deserves, and the server answers afterwards.
 import { spawn } from 'node:child_process';
-import { capsa, check, serverArgs, step } from './lib.mjs';
+import { capsa, check, serverArgs, step, tracked } from './lib.mjs';
 
 const INIT = { jsonrpc: '2.0', id: 'init', method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
@@ -10,7 +10,7 @@ const INIT = { jsonrpc: '2.0', id: 'init', method: 'initialize',
 // (at most a minute: a wedged server fails instead of hanging) for the first
 // message received that pred accepts.
 export function rawServer(extra = []) {
-  const child = spawn(capsa, serverArgs(extra), { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = tracked(spawn(capsa, serverArgs(extra), { stdio: ['pipe', 'pipe', 'pipe'] }));
   const got = [];
   let waiters = [];
   let buf = '';

@@ -3,12 +3,12 @@
 // bad input: Origin, Host, tokens, sizes, sessions, headers.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { capsa, check, clientOn, sdk, serverArgs, step, withAudit } from './lib.mjs';
+import { capsa, check, clientOn, sdk, serverArgs, step, tracked, withAudit } from './lib.mjs';
 
 // Starts a server; resolves to { url, port, stop() } once it says where it is.
 export function startHttp(extra = [], env = {}) {
-  const child = spawn(capsa, serverArgs(['--http', '127.0.0.1:0', ...extra]),
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  const child = tracked(spawn(capsa, serverArgs(['--http', '127.0.0.1:0', ...extra]),
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } }));
   let stderr = '';
   const exited = new Promise((r) => child.on('exit', (code, sig) => r({ code, sig })));
   return new Promise((resolve, reject) => {

@@ -12,6 +12,19 @@ export const capsa = join(build, 'capsa');
 export const nodeDir = process.env.MCP_NODE_DIR;
 export const require = createRequire(join(nodeDir, 'package.json'));
 
+// The servers the tests started and that still run: killed when this process
+// ends by any path (an uncaught error of the SDK's client included), so that a
+// failed run leaves no server behind.
+const live = new Set();
+export function tracked(child) {
+  live.add(child);
+  child.on('exit', () => live.delete(child));
+  return child;
+}
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 export const sdk = {
   ...require('@modelcontextprotocol/sdk/client/index.js'),
   ...require('@modelcontextprotocol/sdk/client/stdio.js'),
