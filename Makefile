@@ -4,6 +4,7 @@
 
 BUILD      ?= build
 QJS        := $(BUILD)/quickjs
+SQLITE     := $(BUILD)/sqlite
 GEN        := $(BUILD)/gen
 OBJ        := $(BUILD)/obj
 GOBJ       := $(BUILD)/guest-obj
@@ -99,8 +100,12 @@ $(BUILD)/.deps-checked: deps/check.sh
 	@touch $@
 
 # --- third-party sources -------------------------------------------------------------
-$(QJS)/.stamp: deps/fetch-quickjs.sh deps/quickjs.lock $(wildcard deps/quickjs/*.patch) | $(BUILD)/.deps-checked
-	@sh deps/fetch-quickjs.sh $(QJS)
+$(QJS)/.stamp: deps/fetch.sh deps/quickjs.lock $(wildcard deps/quickjs/*.patch) | $(BUILD)/.deps-checked
+	@sh deps/fetch.sh quickjs $(QJS)
+	@touch $@
+
+$(SQLITE)/.stamp: deps/fetch.sh deps/sqlite.lock $(wildcard deps/sqlite/*.patch) | $(BUILD)/.deps-checked
+	@sh deps/fetch.sh sqlite $(SQLITE)
 	@touch $@
 
 # --- the guest -------------------------------------------------------------------------
