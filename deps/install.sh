@@ -6,13 +6,15 @@ set -eu
 PACKAGES="make gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev wabt libjansson-dev
 pkg-config ca-certificates openssl patch npm python3 gawk jq xxd json-schema-test-suite python3-jsonschema
 libmicrohttpd-dev libcurl4-openssl-dev scdoc man-db dpkg-dev python3-venv libzstd-dev
-libedit-dev dpkg binutils gzip nodejs g++ libhiredis-dev libssl-dev redis-server haproxy python3-yaml curl"
+libedit-dev dpkg binutils gzip nodejs g++ libhiredis-dev libssl-dev redis-server haproxy python3-yaml curl
+sqlite3"
 # g++: node-gyp compiles isolated-vm's addon with it (a peer of make bench, bench/deps.sh).
 # libhiredis-dev: the redis:// session store of `capsa serve`; redis-server: the
 # store's tests and `make test-scale`, which also runs haproxy in front of replicas;
 # python3-yaml: tests/deploy reads the Kubernetes manifests with Debian's python3.
 # libssl-dev: libcrypto's SHA-256, which names the tenants of `capsa serve`.
 # curl: the client of tests/serve.
+# sqlite3: the reference of the guest sqlite3 command's differential test (tests/sqlite).
 # python3-jsonschema: the other validator of tests/schema's differential test, run with
 # Debian's own /usr/bin/python3 (which it brings along).
 
