@@ -986,6 +986,37 @@ static int protect_unwritten(uint8_t *data, capsa__rt_track *t)
     return 0;
 }
 
+/* Grown memory up to this much keeps its pages when a memory goes back to its
+ * image: zeroed and out of reach, so that growing again (a checkpoint's
+ * restore, a run that allocates) finds them made instead of faulting each one
+ * in anew (on the session of make bench's checkpoint figures, making the 4 MB
+ * of pages a restore grows took 1.6 of its 3.8 ms). */
+#define KEEP_GROWN (16ull << 20)
+
+/* Zeroes the pages of data[0..len) that are present (the others read as zeros
+ * already); every page when the page tables cannot be read. */
+static void zero_present(uint8_t *data, uint64_t len)
+{
+    uint64_t page = (uint64_t)host_page, npages = len / page;
+    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    enum { BATCH = 512 };
+    uint64_t entries[BATCH];
+    for (uint64_t first = 0; first < npages; first += BATCH) {
+        uint64_t n = npages - first < BATCH ? npages - first : BATCH;
+        size_t want = (size_t)n * sizeof(uint64_t);
+        off_t at = (off_t)(((uintptr_t)data / page + first) * sizeof(uint64_t));
+        if (fd >= 0 && pread(fd, entries, want, at) != (ssize_t)want) {
+            close(fd);
+            fd = -1;
+        }
+        for (uint64_t i = 0; i < n; i++)
+            if (fd < 0 || (entries[i] & (PAGEMAP_PRESENT | PAGEMAP_SWAPPED)))
+                memset(data + (first + i) * page, 0, page);
+    }
+    if (fd >= 0)
+        close(fd);
+}
+
 int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const capsa__rt_image *img)
 {
     pthread_once(&page_once, read_page_size);
@@ -993,10 +1024,13 @@ int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const caps
     if (host_page <= 0 || !m->data || m->pages < img->pages || (bytes && !img->view))
         return -1;
     if (m->pages > img->pages) {
-        /* Grown memory goes back to the reservation: its pages are freed. */
-        void *grown = m->data + bytes;
-        uint64_t len = (uint64_t)m->size - bytes;
-        if (reserve(grown, len) == MAP_FAILED)
+        /* Grown memory goes back to the reservation: past KEEP_GROWN its pages
+           are freed. */
+        uint8_t *grown = m->data + bytes;
+        uint64_t len = (uint64_t)m->size - bytes, keep = len < KEEP_GROWN ? len : KEEP_GROWN;
+        zero_present(grown, keep);
+        if (mprotect(grown, keep, PROT_NONE) != 0 ||
+            (len > keep && reserve(grown + keep, len - keep) == MAP_FAILED))
             return -1;
         m->pages = img->pages;
         m->size = (uint32_t)bytes;
