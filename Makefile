@@ -71,7 +71,7 @@ VERSION    := $(shell sh pkg/version.sh include/capsa.h)
 SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
 HOST_SRCS  := rt vfs vfs_host vfs_tar vfs_ckpt wasi instance sandbox fs policy tools audit dts json result buf error \
-	schema sha256 checkpoint
+	schema sha256 checkpoint ckpt_body
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
 # What reaches capsa from outside (net/: JSON-RPC, the MCP server and its
 # transports), a library of its own beside libcapsa, built on include/capsa.h

@@ -278,9 +278,13 @@ END {
     # from a checkpoint against one from the image, measured alternately.
     if (("capsa", "checkpoint.save") in med) {
         row("checkpoint.save", med["capsa", "checkpoint.save"], "ms", 0,
-            spread("capsa", "checkpoint.save"), "value<=2", "")
+            spread("capsa", "checkpoint.save"), "value<=2", "after a turn that changed one record")
+        row("checkpoint.save_first", med["capsa", "checkpoint.save_first"], "ms", 0,
+            spread("capsa", "checkpoint.save_first"), "value<=2", "nothing kept: every frame compressed")
         row("checkpoint.restore", med["capsa", "checkpoint.restore"], "ms", 0,
-            spread("capsa", "checkpoint.restore"), "value<=2", "")
+            spread("capsa", "checkpoint.restore"), "value<=2", "engine without a pool")
+        row("checkpoint.restore_pooled", med["capsa", "checkpoint.restore_pooled"], "ms", 0,
+            spread("capsa", "checkpoint.restore_pooled"), "value<=2", "engine with a pool of one")
         row("checkpoint.blob", med["capsa", "checkpoint.blob"], "KiB", 2048, "-", "",
             "reference: the session'\''s 1 MiB of JSON and 1 MiB of files")
         row("checkpoint.new_from_checkpoint", med["capsa", "checkpoint.new_from_checkpoint"], "us",

@@ -383,32 +383,63 @@ static int checkpoint_bench(int reps)
         return 1;
     }
     char check[64];
+    /* An engine with a pool of one, whose instance comes back with the pages it
+       grew (zeroed when the sandbox is freed, outside the time). */
+    capsa_engine_options eo;
+    capsa_engine_options_init(&eo);
+    eo.pool_size = 1;
+    capsa_engine *pooled;
+    if (capsa_engine_new(&eo, &pooled) != CAPSA_OK)
+        return 1;
     int n = short_series(reps) * 5; /* each sample is short: more of them */
     double *save = malloc(sizeof(double) * (size_t)n), *load = malloc(sizeof(double) * (size_t)n);
-    char *blob = NULL;
-    size_t len = 0;
-    for (int i = -2; save && load && i < n; i++) {
+    double *cold = malloc(sizeof(double) * (size_t)n), *pload = malloc(sizeof(double) * (size_t)n);
+    char *blob = NULL, *first = NULL;
+    size_t len = 0, first_len = 0;
+    /* Each sample: a turn of the session (a small run that changes one record, as an
+       agent's next step would; not timed), its checkpoint (a sandbox keeps the
+       frames of its last one), a restore into the engine without a pool and into the
+       pooled one, and the first checkpoint of the sandbox restored (nothing kept:
+       every frame compressed, as for a session's first checkpoint). */
+    static const char turn[] = "globalThis.turn = (globalThis.turn || 0) + 1;"
+                               "rows[turn * 7919 % rows.length].score++; return turn";
+    for (int i = -2; save && load && cold && pload && i < n; i++) {
         capsa_free(blob);
+        capsa_free(first);
+        rc = capsa_run(sb, turn, sizeof(turn) - 1, "turn", &r);
+        if (rc != CAPSA_OK) {
+            report_failure(sb, "a turn of the session", rc, r);
+            return 1;
+        }
         double t0 = bench_now_us();
         rc = capsa_checkpoint(sb, &blob, &len);
         double t1 = bench_now_us();
-        capsa_sandbox *back = NULL;
+        capsa_sandbox *back = NULL, *pback = NULL;
         char msg[256] = "";
         int rr = rc == CAPSA_OK ? capsa_sandbox_restore(engine, blob, len, NULL, &back, msg, sizeof(msg))
                                 : rc;
         double t2 = bench_now_us();
-        if (rc != CAPSA_OK || rr != CAPSA_OK) {
-            fprintf(stderr, "capsa_bench: checkpoint %s, restore %s: %s %s\n", capsa_errname(rc),
-                    capsa_errname(rr), capsa_errmsg(sb), msg);
+        int rf = rr == CAPSA_OK ? capsa_checkpoint(back, &first, &first_len) : rr;
+        double t3 = bench_now_us();
+        int rp = rf == CAPSA_OK ? capsa_sandbox_restore(pooled, blob, len, NULL, &pback, msg, sizeof(msg))
+                                : rf;
+        double t4 = bench_now_us();
+        if (rc != CAPSA_OK || rr != CAPSA_OK || rf != CAPSA_OK || rp != CAPSA_OK) {
+            fprintf(stderr, "capsa_bench: checkpoint %s, restore %s, first checkpoint %s, pooled "
+                    "restore %s: %s %s\n", capsa_errname(rc), capsa_errname(rr), capsa_errname(rf),
+                    capsa_errname(rp), capsa_errmsg(sb), msg);
             return 1;
         }
         capsa_sandbox_free(back);
+        capsa_sandbox_free(pback);
         if (i >= 0) {
             save[i] = (t1 - t0) / 1e3;
             load[i] = (t2 - t1) / 1e3;
+            cold[i] = (t3 - t2) / 1e3;
+            pload[i] = (t4 - t3) / 1e3;
         }
     }
-    if (!save || !load)
+    if (!save || !load || !cold || !pload)
         return 1;
     rc = capsa_run(sb, session_check, sizeof(session_check) - 1, "check", &r);
     if (rc != CAPSA_OK) {
@@ -417,7 +448,9 @@ static int checkpoint_bench(int reps)
     }
     snprintf(check, sizeof(check), "json=%s", capsa_result_value(r));
     print_series("checkpoint.save", "ms", save, n, check);
+    print_series("checkpoint.save_first", "ms", cold, n, check);
     print_series("checkpoint.restore", "ms", load, n, check);
+    print_series("checkpoint.restore_pooled", "ms", pload, n, check);
     printf("checkpoint.blob KiB %.1f %.1f %.1f %.1f %s\n", len / 1024.0, len / 1024.0,
            len / 1024.0, len / 1024.0, check);
     capsa_free(blob);
@@ -454,8 +487,12 @@ static int checkpoint_bench(int reps)
     print_series("checkpoint.new_from_image", "us", from_image, cycles, "-");
     fflush(stdout);
     capsa_free(blob);
+    capsa_free(first);
+    capsa_engine_free(pooled);
     free(save);
     free(load);
+    free(cold);
+    free(pload);
     free(from_ckpt);
     free(from_image);
     return 0;

@@ -2,12 +2,13 @@
  * sandbox from them (capsa_sandbox_restore). The bytes are input from outside:
  * every length, count and offset is checked here or by the subsystem that reads
  * its section (vfs_ckpt.c, instance.c, tools.c, policy.c), and any failure frees
- * the sandbox being made. Version 1 of the format, little-endian:
+ * the sandbox being made. Version 2 of the format, little-endian:
  *
  *   header    "CAPSACKP", u32 format version, u32 flags (0), the guest's build id
  *             (32 bytes: the SHA-256 of the generated guest C), the image id (32
  *             bytes, capsa__image_id), u64 length of the contents, u64 0: 96 bytes
- *   body      one zstd frame of the contents, with zstd's checksum, to the end
+ *   body      the contents in zstd frames of at most 32 KiB, each with zstd's
+ *             checksum, to the end (ckpt_body.c)
  *   contents  the header again (so that the checksum covers it), then each
  *             section as u32 tag, u64 length and its bytes, in this order:
  *     OPTIONS  every field of capsa_options but the callbacks, as u64
@@ -21,19 +22,20 @@
  *     MOUNTS   the number of host mounts, and for each its guest path and u8
  *              read-write (never its host directory)
  *     MEMORY   u8 kept (0: the sandbox had no instance, as after a trap); then
- *              u32 wasm pages, u32 stack pointer, u32 TLS base, and runs of
+ *              u32 wasm pages, u32 stack pointer, u32 TLS base, and the runs of
  *              chunks (CAPSA__RT_CHUNK bytes) that differ from the image: u32
- *              first chunk, u32 count, the bytes, in increasing order; a first
- *              chunk of UINT32_MAX (count 0) ends them. */
+ *              number of runs, each run's u32 first chunk and u32 count, in
+ *              increasing order, then the bytes of every run's chunks, in the
+ *              same order, to the end of the contents. */
 #include "checkpoint.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zstd.h>
 
 #include "audit.h"
+#include "ckpt_body.h"
 #include "fs.h"
 #include "guest_id.h" /* CAPSA__GUEST_ID, made by the build from the generated C */
 #include "instance.h"
@@ -44,14 +46,8 @@
 #include "vfs_ckpt.h"
 
 #define MAGIC "CAPSACKP"
-#define FORMAT_VERSION 1u
+#define FORMAT_VERSION 2u
 #define HEADER_SIZE 96u
-/* zstd's level: one of its fast ones. On the session of make bench (5.3 MB of
-   contents: 1 MiB of files, 4.3 MB of guest memory for 1 MiB of JS data), level
-   -1 took 6.2 ms to checkpoint and 3.5 ms to restore for a blob of 787 KiB; -15,
-   4.7 and 2.9 ms for 2,324 KiB; 1 compressed little better and slower. */
-#define ZSTD_LEVEL (-1)
-
 /* A contents buffer larger than this is not kept for the next checkpoint. */
 #define SCRATCH_KEEP (64u << 20)
 
@@ -59,21 +55,20 @@
  * (one set: others are made and freed as needed), so that the contexts' and the
  * buffer's memory is not mapped and faulted in anew each time. */
 typedef struct capsa__ckpt_scratch {
-    ZSTD_CCtx *cc;
-    ZSTD_DCtx *dc;
-    capsa__buf contents; /* the engine's allocator */
-    void *out;           /* the compressed contents, out_cap bytes */
-    size_t out_cap;
+    capsa__ckpt_zip zip;
+    capsa__buf contents;        /* the engine's allocator; a checkpoint's holds
+                                   what comes before the memory's chunks */
+    capsa__ckpt_chunk *chunks;  /* the chunks of guest memory a checkpoint keeps */
+    size_t nchunks, chunks_cap;
 } capsa__ckpt_scratch;
 
 void capsa__checkpoint_scratch_free(capsa_engine *engine, capsa__ckpt_scratch *s)
 {
     if (!s)
         return;
-    ZSTD_freeCCtx(s->cc);
-    ZSTD_freeDCtx(s->dc);
+    capsa__ckpt_zip_free(&s->zip, &engine->alloc);
     capsa__buf_free(&s->contents, &engine->alloc);
-    capsa__free(&engine->alloc, s->out);
+    capsa__free(&engine->alloc, s->chunks);
     capsa__free(&engine->alloc, s);
 }
 
@@ -86,8 +81,10 @@ static capsa__ckpt_scratch *scratch_take(capsa_engine *e)
     pthread_mutex_unlock(&e->ckpt_lock);
     if (!s && (s = capsa__malloc(&e->alloc, sizeof(*s))))
         memset(s, 0, sizeof(*s));
-    if (s)
+    if (s) {
         capsa__buf_clear(&s->contents);
+        s->nchunks = 0;
+    }
     return s;
 }
 
@@ -96,10 +93,10 @@ static void scratch_put(capsa_engine *e, capsa__ckpt_scratch *s)
 {
     if (s->contents.cap > SCRATCH_KEEP)
         capsa__buf_free(&s->contents, &e->alloc);
-    if (s->out_cap > SCRATCH_KEEP) {
-        capsa__free(&e->alloc, s->out);
-        s->out = NULL;
-        s->out_cap = 0;
+    if (s->chunks_cap * sizeof(*s->chunks) > SCRATCH_KEEP) {
+        capsa__free(&e->alloc, s->chunks);
+        s->chunks = NULL;
+        s->chunks_cap = 0;
     }
     pthread_mutex_lock(&e->ckpt_lock);
     if (!e->ckpt_spare) {
@@ -157,43 +154,19 @@ static void make_header(capsa_engine *e, uint64_t contents_len, uint8_t h[HEADER
 }
 
 /* Writes the header of the contents in s (whose first HEADER_SIZE bytes it fills
- * too) and the compressed contents to fn. */
-static int emit(capsa_engine *e, capsa__ckpt_scratch *s, capsa_write_fn fn, void *ud, char *msg,
-                size_t msgsize)
+ * too) and the compressed contents, the chunks in s after what its buffer holds,
+ * to fn; cache is the sandbox's (NULL: none). */
+static int emit(capsa_engine *e, capsa__ckpt_scratch *s, capsa__ckpt_cache **cache,
+                capsa_write_fn fn, void *ud, char *msg, size_t msgsize)
 {
     capsa__buf *p = &s->contents;
-    make_header(e, p->len, (uint8_t *)p->data);
+    make_header(e, p->len + (uint64_t)s->nchunks * CAPSA__RT_CHUNK, (uint8_t *)p->data);
     if (fn(ud, p->data, HEADER_SIZE) != 0) {
         snprintf(msg, msgsize, "the writer stopped the checkpoint");
         return CAPSA_EIO;
     }
-    /* In one pass, into a buffer that is sure to hold the frame: streaming would
-       copy the contents once more, through zstd's window. */
-    size_t bound = ZSTD_compressBound(p->len);
-    if (!s->cc)
-        s->cc = ZSTD_createCCtx();
-    if (bound > s->out_cap) {
-        capsa__free(&e->alloc, s->out);
-        s->out = capsa__malloc(&e->alloc, bound);
-        s->out_cap = s->out ? bound : 0;
-    }
-    if (!s->cc || !s->out ||
-        ZSTD_isError(ZSTD_CCtx_reset(s->cc, ZSTD_reset_session_and_parameters)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(s->cc, ZSTD_c_compressionLevel, ZSTD_LEVEL)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(s->cc, ZSTD_c_checksumFlag, 1))) {
-        snprintf(msg, msgsize, "out of memory compressing the checkpoint");
-        return CAPSA_ENOMEM;
-    }
-    size_t n = ZSTD_compress2(s->cc, s->out, bound, p->data, p->len);
-    if (ZSTD_isError(n)) {
-        snprintf(msg, msgsize, "cannot compress the checkpoint: %s", ZSTD_getErrorName(n));
-        return CAPSA_ENOMEM;
-    }
-    if (fn(ud, s->out, n) != 0) {
-        snprintf(msg, msgsize, "the writer stopped the checkpoint");
-        return CAPSA_EIO;
-    }
-    return CAPSA_OK;
+    return capsa__ckpt_body_write(&s->zip, &e->alloc, cache, (const uint8_t *)p->data, p->len,
+                                  s->chunks, s->nchunks, fn, ud, msg, msgsize);
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
@@ -219,36 +192,52 @@ static void section_end(capsa__buf *b, size_t at)
         capsa__store_le64((uint8_t *)b->data + at, b->len - at - 8);
 }
 
-/* Runs of changed chunks of guest memory, as they come in increasing order. */
+/* Notes each changed chunk of guest memory, as they come in increasing order. */
 typedef struct mem_out {
-    capsa__buf *b;
+    capsa__ckpt_scratch *s;
     const capsa_allocator *a;
-    uint64_t end;    /* the offset after the last chunk of the run */
-    size_t count_at; /* where the run's count is */
-    uint32_t count;
 } mem_out;
 
 static int put_chunk(void *ud, uint64_t off, const uint8_t *bytes)
 {
     mem_out *m = ud;
-    if (m->count && off == m->end) {
-        m->count++;
-    } else {
-        if (m->count)
-            patch_u32(m->b, m->count_at, m->count);
-        capsa__buf_put_u32(m->b, m->a, (uint32_t)(off / CAPSA__RT_CHUNK));
-        m->count_at = m->b->len;
-        capsa__buf_put_u32(m->b, m->a, 0);
-        m->count = 1;
+    capsa__ckpt_scratch *s = m->s;
+    if (s->nchunks == s->chunks_cap) {
+        size_t cap = s->chunks_cap ? 2 * s->chunks_cap : 1024;
+        capsa__ckpt_chunk *grown = m->a->realloc_fn(m->a->ud, s->chunks, cap * sizeof(*grown));
+        if (!grown)
+            return -1;
+        s->chunks = grown;
+        s->chunks_cap = cap;
     }
-    capsa__buf_append(m->b, m->a, bytes, CAPSA__RT_CHUNK);
-    m->end = off + CAPSA__RT_CHUNK;
-    return m->b->failed ? -1 : 0;
+    s->chunks[s->nchunks++] = (capsa__ckpt_chunk){ (uint32_t)(off / CAPSA__RT_CHUNK), bytes };
+    return 0;
 }
 
-/* Appends the sections of sb to b (b holds the header's room already). */
-static int save_sections(capsa_sandbox *sb, capsa__buf *b)
+/* Appends the runs of the chunks in s to b: their number, then each one's first
+   chunk and count. */
+static void put_runs(capsa__buf *b, const capsa_allocator *a, const capsa__ckpt_scratch *s)
 {
+    size_t count_at = b->len;
+    uint32_t runs = 0;
+    capsa__buf_put_u32(b, a, 0);
+    for (size_t i = 0; i < s->nchunks;) {
+        size_t j = i + 1;
+        while (j < s->nchunks && s->chunks[j].index == s->chunks[j - 1].index + 1)
+            j++;
+        capsa__buf_put_u32(b, a, s->chunks[i].index);
+        capsa__buf_put_u32(b, a, (uint32_t)(j - i));
+        runs++;
+        i = j;
+    }
+    patch_u32(b, count_at, runs);
+}
+
+/* Appends the sections of sb to s's buffer (which holds the header's room
+ * already), the chunks of guest memory to its list. */
+static int save_sections(capsa_sandbox *sb, capsa__ckpt_scratch *s)
+{
+    capsa__buf *b = &s->contents;
     const capsa_allocator *a = sb->alloc;
     size_t at = section_begin(b, a, SEC_OPTIONS);
 #define PUT_OPTION(field, bits) capsa__buf_put_u64(b, a, (uint64_t)sb->opts.field);
@@ -314,20 +303,21 @@ static int save_sections(capsa_sandbox *sb, capsa__buf *b)
         capsa__buf_put_u32(b, a, 0);
         capsa__buf_put_u32(b, a, 0);
         capsa__buf_put_u32(b, a, 0);
-        mem_out m = { b, a, 0, 0, 0 };
+        mem_out m = { s, a };
         int rc = capsa__instance_save(sb->engine->image, sb->inst, &gl, put_chunk, &m, sb->errmsg,
                                       sizeof(sb->errmsg));
         if (rc != CAPSA_OK)
             return rc;
-        if (m.count)
-            patch_u32(b, m.count_at, m.count);
         patch_u32(b, globals_at, gl.pages);
         patch_u32(b, globals_at + 4, gl.stack_pointer);
         patch_u32(b, globals_at + 8, gl.tls_base);
-        capsa__buf_put_u32(b, a, UINT32_MAX);
-        capsa__buf_put_u32(b, a, 0);
+        put_runs(b, a, s);
     }
+    /* The chunks' bytes follow, to the end of the contents. */
     section_end(b, at);
+    if (!b->failed)
+        capsa__store_le64((uint8_t *)b->data + at,
+                          b->len - at - 8 + (uint64_t)s->nchunks * CAPSA__RT_CHUNK);
     return b->failed ? CAPSA_ENOMEM : CAPSA_OK;
 }
 
@@ -353,12 +343,12 @@ CAPSA_API int capsa_checkpoint_write(capsa_sandbox *sb, capsa_write_fn fn, void 
     capsa__buf *b = &s->contents;
     uint8_t room[HEADER_SIZE] = { 0 };
     capsa__buf_append(b, sb->alloc, room, sizeof(room));
-    int rc = save_sections(sb, b);
+    int rc = save_sections(sb, s);
     if (rc == CAPSA_ENOMEM)
         capsa__sandbox_errorf(sb, "out of memory making the checkpoint");
     if (rc == CAPSA_OK)
-        rc = emit(sb->engine, s, fn, ud, sb->errmsg, sizeof(sb->errmsg));
-    uint64_t bytes = b->len;
+        rc = emit(sb->engine, s, &sb->ckpt_cache, fn, ud, sb->errmsg, sizeof(sb->errmsg));
+    uint64_t bytes = b->len + (uint64_t)s->nchunks * CAPSA__RT_CHUNK;
     scratch_put(sb->engine, s);
     if (rc != CAPSA_OK)
         return rc;
@@ -410,7 +400,8 @@ int capsa__checkpoint_seal(capsa_engine *engine, const void *sections, size_t le
     capsa__buf_append(&s->contents, &engine->alloc, room, sizeof(room));
     capsa__buf_append(&s->contents, &engine->alloc, sections, len);
     char msg[128];
-    int rc = s->contents.failed ? CAPSA_ENOMEM : emit(engine, s, to_buf, out, msg, sizeof(msg));
+    int rc = s->contents.failed ? CAPSA_ENOMEM
+                                : emit(engine, s, NULL, to_buf, out, msg, sizeof(msg));
     scratch_put(engine, s);
     return rc == CAPSA_EIO ? CAPSA_ENOMEM : rc;
 }
@@ -470,27 +461,14 @@ static int open_blob(capsa_engine *e, const uint8_t *data, size_t len, uint64_t 
         return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
                            "the checkpoint's header is corrupt (contents of %llu bytes)",
                            (unsigned long long)n);
-    const uint8_t *body = data + HEADER_SIZE;
-    size_t body_len = len - HEADER_SIZE;
-    /* One frame, with a checksum (bit 2 of its header's descriptor, RFC 8878),
-       that is the whole body. */
-    unsigned long long size = ZSTD_getFrameContentSize(body, body_len);
-    if (body_len < 5 || !(body[4] & 4) || size != n ||
-        ZSTD_findFrameCompressedSize(body, body_len) != body_len)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
-                           "the checkpoint is corrupt or truncated (its compressed contents are "
-                           "not one whole zstd frame of the size its header says)");
-    if (!s->dc)
-        s->dc = ZSTD_createDCtx();
-    if (!s->dc || capsa__buf_reserve(&s->contents, &e->alloc, (size_t)n) != 0)
+    if (capsa__buf_reserve(&s->contents, &e->alloc, (size_t)n) != 0)
         return capsa__msgf(msg, msgsize, CAPSA_ENOMEM,
                            "out of memory for the checkpoint's %llu bytes", (unsigned long long)n);
     uint8_t *out = (uint8_t *)s->contents.data;
-    size_t got = ZSTD_decompressDCtx(s->dc, out, (size_t)n, body, body_len);
-    if (ZSTD_isError(got) || got != n)
-        return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
-                           "the checkpoint is corrupt: %s",
-                           ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short contents");
+    int rc = capsa__ckpt_body_read(&s->zip, &e->alloc, data + HEADER_SIZE, len - HEADER_SIZE, out,
+                                   (size_t)n, msg, msgsize);
+    if (rc != CAPSA_OK)
+        return rc;
     if (memcmp(out, data, HEADER_SIZE) != 0)
         return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
                            "the checkpoint is corrupt: its header is not the one its contents "
@@ -671,23 +649,36 @@ static int load_memory(capsa_sandbox *sb, capsa__rd *r)
                                         sizeof(sb->errmsg));
     if (rc != CAPSA_OK)
         return rc;
+    /* The runs, then their bytes: the runs in increasing order, in range, and
+       their chunks exactly what follows them. */
     uint64_t chunks = (uint64_t)gl.pages * (CAPSA__WASM_PAGE / CAPSA__RT_CHUNK), next = 0;
-    for (;;) {
-        uint32_t first = capsa__rd_u32(r);
-        uint32_t count = capsa__rd_u32(r);
-        if (r->failed || first == UINT32_MAX)
-            break;
-        const uint8_t *bytes = count && first >= next && (uint64_t)first + count <= chunks
-                                   ? capsa__rd_bytes(r, (size_t)count * CAPSA__RT_CHUNK) : NULL;
-        if (!bytes ||
-            capsa__instance_load_chunk(sb->inst, (uint64_t)first * CAPSA__RT_CHUNK, bytes,
-                                       (size_t)count * CAPSA__RT_CHUNK) != 0) {
-            capsa__sandbox_errorf(sb, "the checkpoint is malformed: a run of %u memory pages at "
-                                      "page %u (of %llu) is out of order, out of range or "
-                                      "truncated", count, first, (unsigned long long)chunks);
+    uint64_t total = 0;
+    uint32_t nruns = capsa__rd_u32(r);
+    const uint8_t *table = !r->failed && nruns <= r->left / 8
+                               ? capsa__rd_bytes(r, (size_t)nruns * 8) : NULL;
+    for (uint32_t i = 0; table && i < nruns; i++) {
+        uint32_t first = capsa__load_le32(table + 8 * i);
+        uint32_t count = capsa__load_le32(table + 8 * i + 4);
+        if (!count || first < next || (uint64_t)first + count > chunks)
+            table = NULL;
+        next = (uint64_t)first + count;
+        total += count;
+    }
+    if (!table || total != r->left / CAPSA__RT_CHUNK || r->left % CAPSA__RT_CHUNK) {
+        capsa__sandbox_errorf(sb, "the checkpoint is malformed: its %u runs of memory pages are "
+                                  "out of order, out of range (of %llu pages), or not what "
+                                  "follows them", nruns, (unsigned long long)chunks);
+        return CAPSA_EINVAL;
+    }
+    for (uint32_t i = 0; i < nruns; i++) {
+        uint32_t first = capsa__load_le32(table + 8 * i);
+        size_t len = (size_t)capsa__load_le32(table + 8 * i + 4) * CAPSA__RT_CHUNK;
+        if (capsa__instance_load_chunk(sb->inst, (uint64_t)first * CAPSA__RT_CHUNK,
+                                       capsa__rd_bytes(r, len), len) != 0) {
+            capsa__sandbox_errorf(sb, "cannot write the checkpoint's memory pages at page %u",
+                                  first);
             return CAPSA_EINVAL;
         }
-        next = (uint64_t)first + count;
     }
     if ((rc = section_done(sb, r, SEC_MEMORY)) != CAPSA_OK)
         return rc;

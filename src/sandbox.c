@@ -17,6 +17,7 @@
 #include "abi.h"
 #include "audit.h"
 #include "checkpoint.h"
+#include "ckpt_body.h"
 
 #define DEFAULT_MEMORY_LIMIT (256ull << 20)
 #define MAX_MEMORY_LIMIT (4ull << 30)
@@ -524,6 +525,7 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
     free_list(sb->alloc, sb->argv, sb->argc);
     free_list(sb->alloc, sb->envp, sb->envc);
     stdin_clear(sb);
+    capsa__ckpt_cache_free(sb->alloc, sb->ckpt_cache);
     capsa_engine *engine = sb->engine;
     capsa__free(sb->alloc, sb);
     uncount(engine);

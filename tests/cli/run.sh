@@ -184,7 +184,7 @@ generate() {
         head -c 500 "$gen/full.ckpt" >"$gen/s.ckpt"
         ;;
     session_bit_flipped)
-        # One bit of the zstd frame's checksum (the file's last 4 bytes) flipped.
+        # One bit of the last zstd frame's checksum (the file's last 4 bytes) flipped.
         (cd "$here" && "$capsa" run --session "$gen/full.ckpt" -e 'globalThis.n = 1' >/dev/null)
         size=$(wc -c <"$gen/full.ckpt")
         head -c $((size - 1)) "$gen/full.ckpt" >"$gen/s.ckpt"
@@ -192,10 +192,10 @@ generate() {
         printf "\\$(printf %03o $((last ^ 1)))" >>"$gen/s.ckpt"
         ;;
     session_other_version)
-        # Format version 2 in the header (its ninth byte).
+        # Format version 3 in the header (its ninth byte).
         (cd "$here" && "$capsa" run --session "$gen/full.ckpt" -e 'globalThis.n = 1' >/dev/null)
         head -c 8 "$gen/full.ckpt" >"$gen/s.ckpt"
-        printf '\002' >>"$gen/s.ckpt"
+        printf '\003' >>"$gen/s.ckpt"
         tail -c +10 "$gen/full.ckpt" >>"$gen/s.ckpt"
         ;;
     session_mount_rw)

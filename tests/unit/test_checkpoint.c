@@ -612,8 +612,10 @@ TEST(truncated_and_flipped)
     free(longer);
     /* Version, flags, build and image: each refused by name. */
     memcpy(copy, blob, len);
-    copy[8] = 2;
-    restore_fails(copy, len, CAPSA_EINVAL, "format version 2", "another format version");
+    copy[8] = 1;
+    restore_fails(copy, len, CAPSA_EINVAL, "format version 1", "the format before this one");
+    copy[8] = 3;
+    restore_fails(copy, len, CAPSA_EINVAL, "format version 3", "another format version");
     memcpy(copy, blob, len);
     copy[13] = 1;
     restore_fails(copy, len, CAPSA_EINVAL, "flags", "unknown flags");
@@ -643,24 +645,31 @@ TEST(truncated_and_flipped)
     capsa_sandbox_free(sb);
 }
 
-/* The contents of a blob, decompressed (the caller frees them). */
+static uint64_t le64(const uint8_t *p);
+
+/* The contents of a blob, decompressed (the caller frees them): their length is
+   the header's, their frames follow it (zstd decodes frames one after another). */
 static uint8_t *contents_of(const char *blob, size_t len, size_t *n)
 {
-    *n = (size_t)ZSTD_getFrameContentSize(blob + 96, len - 96);
+    *n = (size_t)le64((const uint8_t *)blob + 80);
     uint8_t *c = malloc(*n);
     ZSTD_decompress(c, *n, blob + 96, len - 96);
     return c;
 }
 
-/* A blob of contents c[0..n), compressed again with a checksum (free with free). */
+/* A blob of contents c[0..n), compressed again as the format has them: frames of
+   at most 32 KiB, each with a checksum (free with free). */
 static char *seal(const uint8_t *c, size_t n, size_t *len)
 {
-    size_t bound = ZSTD_compressBound(n);
+    enum { SEGMENT = 32 << 10 };
+    size_t bound = ZSTD_compressBound(n) + (n / SEGMENT + 1) * 32;
     char *blob = malloc(96 + bound);
     memcpy(blob, c, 96);
     ZSTD_CCtx *cc = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
-    size_t z = ZSTD_compress2(cc, blob + 96, bound, c, n);
+    size_t z = 0;
+    for (size_t at = 0; at < n; at += SEGMENT)
+        z += ZSTD_compress2(cc, blob + 96 + z, bound - z, c + at, n - at < SEGMENT ? n - at : SEGMENT);
     ZSTD_freeCCtx(cc);
     *len = 96 + z;
     return blob;
@@ -672,6 +681,111 @@ static uint64_t le64(const uint8_t *p)
     for (int i = 0; i < 8; i++)
         v |= (uint64_t)p[i] << (8 * i);
     return v;
+}
+
+/* ---- checkpoints that follow each other ------------------------------------------- */
+
+/* The frames of a sandbox's last checkpoint are kept and reused where its
+ * contents did not change: what each checkpoint restores to must be the state
+ * it was taken in, whatever the one before held. */
+TEST(successive_checkpoints)
+{
+    capsa_sandbox *sb, *other;
+    capsa_options o;
+    capsa_options_init(&o);
+    o.fuel = 200000000; /* for the limit at the end */
+    capsa_sandbox_new(engine, &o, &sb);
+    capsa_sandbox_new(engine, NULL, &other);
+    js_value(sb, "globalThis.big = []; for (let i = 0; i < 20000; i++) big.push({i, s: 'v' + i});"
+                 "fs.writeFileSync('/workspace/a.txt', 'x'.repeat(100000))");
+    js_value(other, "globalThis.big = ['other']");
+    size_t len1, len2, len3;
+    char *first = checkpoint(sb, &len1);
+    char *same = checkpoint(sb, &len2);
+    /* Nothing changed: the second, made from the kept frames, is the same bytes. */
+    CHECK(len1 == len2 && memcmp(first, same, len1) == 0,
+          "a checkpoint of an unchanged sandbox is the same bytes as the one before");
+    capsa_free(same);
+    char *theirs = checkpoint(other, &len3); /* another sandbox's frames are its own */
+    capsa_free(theirs);
+    js_value(sb, "big[123].s = 'changed'; big.push('new'); fs.appendFileSync('/workspace/a.txt', 'y')");
+    char *second = checkpoint(sb, &len2);
+    js_value(sb, "big[5000].s = 'later'; big.length = 10; fs.writeFileSync('/workspace/a.txt', 'z')");
+    char *third = checkpoint(sb, &len3);
+    capsa_sandbox *r1 = restore(first, len1), *r2 = restore(second, len2), *r3 = restore(third, len3);
+    if (r1 && r2 && r3) {
+        const char *probe = "return [big.length, big[123] && big[123].s, big[5000] && big[5000].s,"
+                            " fs.readFileSync('/workspace/a.txt', 'utf8').length]";
+        CHECK_STR(js_value(r1, probe), "[20000,\"v123\",\"v5000\",100000]", "the first state");
+        CHECK_STR(js_value(r2, probe), "[20001,\"changed\",\"v5000\",100001]", "the second state");
+        CHECK_STR(js_value(r3, probe), "[10,null,null,1]", "the third state");
+    }
+    capsa_sandbox_free(r1);
+    capsa_sandbox_free(r2);
+    capsa_sandbox_free(r3);
+    /* After a trap the instance is made anew from the image: what the kept frames
+       hold of the old memory must not leak into the next checkpoint. */
+    const capsa_result *res;
+    CHECK_INT(capsa_run(sb, "globalThis.gone = 1; for (;;) {}", 32, NULL, &res), CAPSA_EFUEL,
+              "a run the fuel limit stops");
+    char *after = checkpoint(sb, &len3);
+    capsa_sandbox *r4 = restore(after, len3);
+    if (r4)
+        CHECK_STR(js_value(r4, "return [typeof big, typeof gone]"), "[\"undefined\",\"undefined\"]",
+                  "after a limit stopped it, the image's state and nothing of the old memory");
+    capsa_sandbox_free(r4);
+    capsa_free(first);
+    capsa_free(second);
+    capsa_free(third);
+    capsa_free(after);
+    capsa_sandbox_free(sb);
+    capsa_sandbox_free(other);
+}
+
+/* The body is frames of at most 32 KiB of contents, each with its checksum and
+ * content size: anything else is refused, even when it decodes to the same. */
+TEST(frames_of_the_body)
+{
+    capsa_sandbox *sb;
+    capsa_sandbox_new(engine, NULL, &sb);
+    js_value(sb, "globalThis.x = 'y'.repeat(50000)");
+    size_t len, n;
+    char *blob = checkpoint(sb, &len);
+    uint8_t *c = contents_of(blob, len, &n);
+    /* One frame of all the contents (the format of version 1's body). */
+    size_t bound = ZSTD_compressBound(n);
+    char *one = malloc(96 + bound);
+    memcpy(one, blob, 96);
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+    size_t z = ZSTD_compress2(cc, one + 96, bound, c, n);
+    restore_fails(one, 96 + z, CAPSA_EINVAL, "not whole zstd frames", "a frame over 32 KiB");
+    /* Frames without checksums. */
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 0);
+    z = 0;
+    for (size_t at = 0; at < n; at += 32768)
+        z += ZSTD_compress2(cc, one + 96 + z, bound - z, c + at, n - at < 32768 ? n - at : 32768);
+    restore_fails(one, 96 + z, CAPSA_EINVAL, "not whole zstd frames", "frames without checksums");
+    /* A skippable frame before the first. */
+    size_t blen;
+    char *sealed = seal(c, n, &blen);
+    char *skip = malloc(blen + 8);
+    memcpy(skip, sealed, 96);
+    const uint8_t skippable[8] = { 0x50, 0x2a, 0x4d, 0x18, 0, 0, 0, 0 };
+    memcpy(skip + 96, skippable, 8);
+    memcpy(skip + 104, sealed + 96, blen - 96);
+    restore_fails(skip, blen + 8, CAPSA_EINVAL, "not whole zstd frames", "a skippable frame");
+    /* The frames of a shorter contents than the header says. */
+    uint64_t more = n + 4096;
+    memcpy(sealed + 80, &more, 8);
+    restore_fails(sealed, blen, CAPSA_EINVAL, "not whole zstd frames", "contents shorter than said");
+    ZSTD_freeCCtx(cc);
+    free(one);
+    free(skip);
+    free(sealed);
+    free(c);
+    capsa_free(blob);
+    capsa_sandbox_free(sb);
 }
 
 /* Where section tag starts (its first field) in contents c, and its length. */
@@ -721,9 +835,10 @@ TEST(tampered_inside_a_valid_frame)
     restore_fails(bad, blen, CAPSA_EINVAL, "memory limit", "memory over the limit");
     free(bad);
 
-    /* A run of memory pages past the memory's end: the first run's start. */
+    /* A run of memory pages past the memory's end: the first run's start (after
+       the u8 kept, three u32 globals and the u32 number of runs). */
     memcpy(t, c, n);
-    t[at + 13 + 2] = 0x7f;
+    t[at + 17 + 2] = 0x7f;
     bad = seal(t, n, &blen);
     restore_fails(bad, blen, CAPSA_EINVAL, "out of range", "a memory run out of range");
     free(bad);
@@ -870,6 +985,8 @@ int main(int argc, char **argv)
     RUN(another_process);
     RUN(truncated_and_flipped);
     RUN(tampered_inside_a_valid_frame);
+    RUN(successive_checkpoints);
+    RUN(frames_of_the_body);
     RUN(allocation_failures);
     capsa_engine_free(engine);
     return test_summary("test_checkpoint");
