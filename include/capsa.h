@@ -362,7 +362,8 @@ CAPSA_API int capsa_interrupt(capsa_sandbox *sb);
 
 /* Discards the sandbox's JS state and guest memory and starts it afresh, from
  * the engine's image: the instance is restored in place (what the guest wrote is
- * copied back from the image, grown memory is released). Files stay. */
+ * copied back from the image, grown memory is released but for up to 16 MiB
+ * of its pages, kept zeroed for growing again). Files stay. */
 CAPSA_API int capsa_reset(capsa_sandbox *sb);
 
 /* Accessors of a result. Returned pointers are owned by the result. */
