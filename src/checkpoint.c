@@ -16,8 +16,9 @@
  *     POLICY   the policy's JSON text, the number of capabilities, each one's
  *              used calls (u64)
  *     TOOLS    the registry's generation, the next call's id, the number of
- *              tools, and for each its name, description, schema (strings: u32
- *              length and bytes), u32 flags, u64 timeout, u8 had a callback
+ *              tools, and for each its name, description, schema, result's
+ *              schema (strings: u32 length and bytes; an empty result's schema is
+ *              none), u32 flags, u64 timeout, u8 had a callback
  *     FILES    the tree (vfs_ckpt.c)
  *     MOUNTS   the number of host mounts, and for each its guest path and u8
  *              read-write (never its host directory)
@@ -275,6 +276,7 @@ static int save_sections(capsa_sandbox *sb, capsa__ckpt_scratch *s)
         capsa__buf_put_str(b, a, t.name, strlen(t.name));
         capsa__buf_put_str(b, a, t.description, strlen(t.description));
         capsa__buf_put_str(b, a, t.schema, strlen(t.schema));
+        capsa__buf_put_str(b, a, t.returns ? t.returns : "", t.returns ? strlen(t.returns) : 0);
         capsa__buf_put_u32(b, a, t.flags);
         capsa__buf_put_u64(b, a, t.timeout_ms);
         capsa__buf_put_u8(b, a, (uint8_t)t.has_fn);
@@ -561,8 +563,8 @@ static int load_tools(capsa_sandbox *sb, capsa__rd *r, const capsa_restore_optio
     uint32_t generation = capsa__rd_u32(r);
     uint32_t next_id = capsa__rd_u32(r);
     uint32_t n = capsa__rd_u32(r);
-    /* Each tool takes at least 21 bytes: a count past that is not believed. */
-    if (r->failed || n > r->left / 21)
+    /* Each tool takes at least 29 bytes: a count past that is not believed. */
+    if (r->failed || n > r->left / 29)
         return section_done(sb, r, SEC_TOOLS);
     capsa__tool_saved *saved = capsa__malloc(sb->alloc, (n ? n : 1) * sizeof(*saved));
     if (!saved) {
@@ -577,6 +579,7 @@ static int load_tools(capsa_sandbox *sb, capsa__rd *r, const capsa_restore_optio
         t->name = read_string(sb, r, CAPSA__TOOL_NAME_MAX, &nomem);
         t->description = t->name ? read_string(sb, r, r->left, &nomem) : NULL;
         t->schema = t->description ? read_string(sb, r, r->left, &nomem) : NULL;
+        t->returns = t->schema ? read_string(sb, r, r->left, &nomem) : NULL;
         t->flags = capsa__rd_u32(r);
         t->timeout_ms = capsa__rd_u64(r);
         uint8_t has_fn = capsa__rd_u8(r);
@@ -584,12 +587,17 @@ static int load_tools(capsa_sandbox *sb, capsa__rd *r, const capsa_restore_optio
         if (nomem) {
             capsa__sandbox_errorf(sb, "out of memory restoring the tools");
             rc = CAPSA_ENOMEM;
-        } else if (!t->schema || r->failed || has_fn > 1) {
+        } else if (!t->returns || r->failed || has_fn > 1) {
             capsa__sandbox_errorf(sb, "the checkpoint is malformed: tool %u of its tools section "
                                       "is truncated or holds a bad string", made);
             rc = CAPSA_EINVAL;
         }
     }
+    for (uint32_t i = 0; i < made; i++)
+        if (saved[i].returns && !saved[i].returns[0]) {
+            capsa__free(sb->alloc, (char *)saved[i].returns);
+            saved[i].returns = NULL; /* none */
+        }
     if (rc == CAPSA_OK && (rc = section_done(sb, r, SEC_TOOLS)) == CAPSA_OK)
         rc = capsa__tools_restore(sb->tools, saved, n, ro->tools, ro->tools ? ro->n_tools : 0,
                                   generation, next_id);
@@ -597,6 +605,7 @@ static int load_tools(capsa_sandbox *sb, capsa__rd *r, const capsa_restore_optio
         capsa__free(sb->alloc, (char *)saved[i].name);
         capsa__free(sb->alloc, (char *)saved[i].description);
         capsa__free(sb->alloc, (char *)saved[i].schema);
+        capsa__free(sb->alloc, (char *)saved[i].returns);
     }
     capsa__free(sb->alloc, saved);
     return rc;

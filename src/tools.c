@@ -889,7 +889,7 @@ size_t capsa__tools_count(const capsa__tools *t)
 void capsa__tools_saved(const capsa__tools *t, size_t i, capsa__tool_saved *out)
 {
     const tool *tl = t->tools[i];
-    *out = (capsa__tool_saved){ tl->name, tl->description, tl->schema, tl->flags,
+    *out = (capsa__tool_saved){ tl->name, tl->description, tl->schema, tl->returns, tl->flags,
                                 tl->timeout_ms, tl->fn != NULL };
 }
 
@@ -947,6 +947,7 @@ int capsa__tools_restore(capsa__tools *t, const capsa__tool_saved *saved, size_t
         d.name = s->name;
         d.description = s->description;
         d.parameters = s->schema;
+        d.returns = s->returns;
         d.flags = s->flags;
         d.timeout_ms = s->timeout_ms;
         tool *tl;

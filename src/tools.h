@@ -103,6 +103,7 @@ uint64_t capsa__tools_calls_unaudited(const capsa__tools *t);
 /* What a checkpoint keeps of a tool: all of its definition but the callback. */
 typedef struct capsa__tool_saved {
     const char *name, *description, *schema; /* schema: compact JSON text */
+    const char *returns; /* compact JSON text of the result's schema, or NULL */
     uint32_t flags;
     uint64_t timeout_ms;
     int has_fn; /* it had a callback (else the host resolves its calls) */

@@ -365,6 +365,32 @@ TEST(budgets_and_tools_by_name)
 /* A tool registered as "a/b" is named "a.b": the restore binds a definition
  * named either way to it (it once matched the name literally, so such a
  * sandbox could not be restored with its tools). */
+/* A tool's result type is kept: declarations written after the restore (here,
+ * when another tool is added) still give it. */
+TEST(tool_result_types_kept)
+{
+    capsa_sandbox *sb;
+    capsa_sandbox_new(engine, NULL, &sb);
+    capsa_tool_def d = def_of("svc.typed", NULL, NULL, 0);
+    d.returns = "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}},\"required\":[\"n\"]}";
+    CHECK_INT(capsa_tool_add(sb, &d), CAPSA_OK, "a tool with a result type");
+    capsa_tool_def plain = def_of("svc.plain", NULL, NULL, 0);
+    CHECK_INT(capsa_tool_add(sb, &plain), CAPSA_OK, "a tool without one");
+    size_t len;
+    char *blob = checkpoint(sb, &len);
+    capsa_sandbox *r = restore(blob, len);
+    if (r) {
+        capsa_tool_def later = def_of("svc.later", NULL, NULL, 0);
+        CHECK_INT(capsa_tool_add(r, &later), CAPSA_OK, "a tool added after the restore");
+        const char *dts = js_value(r, "return fs.readFileSync('/tools/index.d.ts', 'utf8')");
+        CHECK_CONTAINS(dts, "n: number", "the restored tool's result type is in the new declarations");
+        CHECK_CONTAINS(dts, "later", "the new tool too");
+        capsa_sandbox_free(r);
+    }
+    capsa_free(blob);
+    capsa_sandbox_free(sb);
+}
+
 TEST(tools_with_slashes_rebound)
 {
     capsa_sandbox *sb;
@@ -980,6 +1006,7 @@ int main(int argc, char **argv)
     RUN(mounts_are_reattached);
     RUN(budgets_and_tools_by_name);
     RUN(tools_with_slashes_rebound);
+    RUN(tool_result_types_kept);
     RUN(only_between_runs);
     RUN(writer_and_no_instance);
     RUN(another_process);
