@@ -58,9 +58,10 @@
     "  --session FILE  keep the sandbox in FILE across commands: a checkpoint of\n"        \
     "                  its JS state, files, limits, policy (with the calls each\n"         \
     "                  capability has allowed) and tools. Loaded when FILE exists\n"       \
-    "                  (--tools bind its tools again by name; its limits and\n"            \
-    "                  policy stay, so --memory, --timeout, --fuel, --max-output,\n"       \
-    "                  --disk, --max-files, --policy and --allow are ignored;\n"           \
+    "                  (--tools and --mcp-config bind its tools again by name;\n"         \
+    "                  its limits and policy stay, so --memory, --timeout,\n"              \
+    "                  --fuel, --max-output, --disk, --max-files, --policy and\n"        \
+    "                  --allow are ignored;\n"                                            \
     "                  --mount gives its mounts their host directories again),\n"          \
     "                  else a new session; saved after the run, atomically (a\n"          \
     "                  temporary file, fsync, rename). A FILE that is not a\n"             \
@@ -514,28 +515,42 @@ static int session_write(capsa_sandbox *sb, const char *path)
 }
 
 /* Makes the sandbox from a session's checkpoint data[0..len), its tools bound by
- * name to the commands of the --tools files (tools, already read and checked).
- * Returns 0, or -1 after saying what failed. */
+ * name to the commands of the --tools files (tools, already read and checked) and
+ * to the --mcp-config servers' tools (*mcp_generation then as cli_tools_apply
+ * sets it). Returns 0, or -1 after saying what failed. */
 static int session_restore(capsa_engine *engine, const run_opts *o, const cli_tools *tools,
                            const capsa_options *opts, const char *data, size_t len,
-                           capsa_sandbox **out)
+                           uint64_t *mcp_generation, capsa_sandbox **out)
 {
     capsa_tool_def defs[CLI_MAX_TOOLS];
-    const capsa_tool_def *bind[CLI_MAX_TOOLS];
     int n = cli_tools_defs(tools, defs);
+    capsa_tool_def *mcp = NULL;
+    long n_mcp = cli_tools_mcp_defs(tools, &mcp, mcp_generation);
+    const capsa_tool_def **bind = n_mcp >= 0 ? malloc(((size_t)n + (size_t)n_mcp + 1) * sizeof(*bind))
+                                             : NULL;
+    if (!bind) {
+        free(mcp);
+        cli_error("--session %s: out of memory", o->session);
+        return -1;
+    }
     for (int i = 0; i < n; i++)
         bind[i] = &defs[i];
+    for (long i = 0; i < n_mcp; i++)
+        bind[n + i] = &mcp[i];
     capsa_restore_options ro;
     capsa_restore_options_init(&ro);
     ro.tools = bind;
-    ro.n_tools = (size_t)n;
+    ro.n_tools = (size_t)n + (size_t)n_mcp;
     ro.on_output = opts->on_output;
     ro.on_audit = opts->on_audit;
     char msg[1024];
     int rc = capsa_sandbox_restore(engine, data, len, &ro, out, msg, sizeof(msg));
+    free(bind);
+    free(mcp);
     if (rc != CAPSA_OK) {
         cli_error("--session %s: %s%s", o->session, msg,
-                  rc == CAPSA_ENOENT ? " (with --tools: the files the session's tools came from)"
+                  rc == CAPSA_ENOENT ? " (with --tools and --mcp-config: the files the "
+                                       "session's tools came from)"
                                      : "");
         return -1;
     }
@@ -701,7 +716,8 @@ static int run_command(run_opts *o)
                         session_writable(o->session) != 0)))
         goto out;
     if (session) {
-        if (session_restore(engine, o, tools, &opts, session, session_len, &sb) != 0 ||
+        if (session_restore(engine, o, tools, &opts, session, session_len, &mcp_generation,
+                            &sb) != 0 ||
             seed_files(sb, o) != 0)
             goto out;
     } else {

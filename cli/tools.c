@@ -524,6 +524,26 @@ int cli_tools_defs(const cli_tools *ts, capsa_tool_def *defs)
     return ts->n_tools;
 }
 
+long cli_tools_mcp_defs(const cli_tools *ts, capsa_tool_def **defs, uint64_t *mcp_generation)
+{
+    *defs = NULL;
+    if (!ts->mcp)
+        return 0;
+    size_t room = capsa_mcp_client_defs(ts->mcp, NULL, 0, NULL);
+    for (;;) { /* a list that grew meanwhile: again, with room for it */
+        capsa_tool_def *d = malloc((room ? room : 1) * sizeof(*d));
+        if (!d)
+            return -1;
+        size_t n = capsa_mcp_client_defs(ts->mcp, d, room, mcp_generation);
+        if (n <= room) {
+            *defs = d;
+            return (long)n;
+        }
+        free(d);
+        room = n;
+    }
+}
+
 /* The MCP client's log: its warnings on stderr and in --mcp-log; routine events,
  * the servers' stderr and log messages in --mcp-log only. */
 static void mcp_log(void *ud, const char *server, int kind, const char *text, size_t len)

@@ -58,6 +58,12 @@ void cli_tools_refresh(const cli_tools *ts, capsa_sandbox *sb, uint64_t *mcp_gen
  * defs has room for CLI_MAX_TOOLS; its strings are owned by ts. */
 int cli_tools_defs(const cli_tools *ts, capsa_tool_def *defs);
 
+/* The --mcp-config servers' tools as definitions for capsa_sandbox_restore: *defs
+ * gets a new array (the caller frees it; NULL when there are none) and their
+ * number is returned, -1 when out of memory; *mcp_generation as for
+ * cli_tools_apply. The definitions' strings and callbacks are ts's. */
+long cli_tools_mcp_defs(const cli_tools *ts, capsa_tool_def **defs, uint64_t *mcp_generation);
+
 /* Whether any tool file was given. */
 int cli_tools_count(const cli_tools *ts);
 

@@ -117,6 +117,18 @@ CAPSA_API int capsa_mcp_client_start(capsa_mcp_client *c);
 CAPSA_API int capsa_mcp_client_attach(capsa_mcp_client *c, capsa_sandbox *sb,
                                       uint64_t *generation);
 
+/* For capsa_sandbox_restore, which binds a checkpoint's tools by name: fills
+ * defs[0..cap) with the definitions of the started servers' tools, as attach
+ * registers them (a list being refreshed is waited for first, as there), and
+ * returns how many there are (past cap, only cap are filled: call again with
+ * room). Their strings and callbacks are the client's: valid while it lives, which
+ * must be longer than the sandboxes restored with them. *generation (if not NULL)
+ * is set to the client's current one, for capsa_mcp_client_attach to bring the
+ * restored sandbox up to date later. A tool a server lists now that the
+ * checkpoint did not have is not registered by the restore. 0 when c is NULL. */
+CAPSA_API size_t capsa_mcp_client_defs(capsa_mcp_client *c, capsa_tool_def *defs, size_t cap,
+                                       uint64_t *generation);
+
 /* The servers' state as JSON: [{"name", "namespace", "transport": "stdio"|"http",
  * "state": "ready"|"failed"|"exited"|"starting"|"idle"|"disabled", "error" (or
  * null), "tools" (their capsa names), "restarts", "server" (serverInfo, or null),

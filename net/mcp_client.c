@@ -1838,15 +1838,11 @@ CAPSA_API int capsa_mcp_client_start(capsa_mcp_client *c)
     return CAPSA_OK;
 }
 
-CAPSA_API int capsa_mcp_client_attach(capsa_mcp_client *c, capsa_sandbox *sb, uint64_t *generation)
+/* Waits (c->lock held) for lists the servers said changed, up to
+   start_timeout_ms, so that a sandbox brought up to date after a call that
+   changed one sees the change. */
+static void wait_for_lists(capsa_mcp_client *c)
 {
-    if (!c || !sb)
-        return CAPSA_EINVAL;
-    uint64_t since = generation ? *generation : 0;
-    int first_rc = CAPSA_OK;
-    pthread_mutex_lock(&c->lock);
-    /* A list the servers said changed is listed first, so that a sandbox brought
-       up to date after a call that changed it sees the change. */
     uint64_t until = mcpc_now_ms() + c->opts.start_timeout_ms;
     for (;;) {
         int stale = c->refreshing;
@@ -1857,19 +1853,35 @@ CAPSA_API int capsa_mcp_client_attach(capsa_mcp_client *c, capsa_sandbox *sb, ui
         struct timespec ts = time_in(CLOCK_REALTIME, 20);
         pthread_cond_timedwait(&c->kcv, &c->lock, &ts);
     }
+}
+
+/* The definition that registers upstream tool t. */
+static void tool_def_of(const capsa_mcp_client *c, mcpc_tool *t, capsa_tool_def *d)
+{
+    capsa_tool_def_init(d);
+    d->name = t->name;
+    d->description = t->description;
+    d->parameters = t->schema;
+    d->fn = tool_call;
+    d->ud = t;
+    d->timeout_ms = t->up->timeout_ms ? t->up->timeout_ms : c->opts.call_timeout_ms;
+    d->returns = t->returns;
+}
+
+CAPSA_API int capsa_mcp_client_attach(capsa_mcp_client *c, capsa_sandbox *sb, uint64_t *generation)
+{
+    if (!c || !sb)
+        return CAPSA_EINVAL;
+    uint64_t since = generation ? *generation : 0;
+    int first_rc = CAPSA_OK;
+    pthread_mutex_lock(&c->lock);
+    wait_for_lists(c);
     for (size_t i = 0; i < c->n_tools; i++) {
         mcpc_tool *t = c->tools[i];
         if (t->gone || t->generation <= since)
             continue;
         capsa_tool_def d;
-        capsa_tool_def_init(&d);
-        d.name = t->name;
-        d.description = t->description;
-        d.parameters = t->schema;
-        d.fn = tool_call;
-        d.ud = t;
-        d.timeout_ms = t->up->timeout_ms ? t->up->timeout_ms : c->opts.call_timeout_ms;
-        d.returns = t->returns;
+        tool_def_of(c, t, &d);
         int rc = capsa_tool_add(sb, &d);
         if (rc == CAPSA_EINVAL && d.returns && strstr(capsa_errmsg(sb), "': returns: ")) {
             /* An outputSchema capsa cannot declare: the tool is still callable. */
@@ -1895,6 +1907,27 @@ CAPSA_API int capsa_mcp_client_attach(capsa_mcp_client *c, capsa_sandbox *sb, ui
         *generation = c->generation;
     pthread_mutex_unlock(&c->lock);
     return first_rc;
+}
+
+CAPSA_API size_t capsa_mcp_client_defs(capsa_mcp_client *c, capsa_tool_def *defs, size_t cap,
+                                       uint64_t *generation)
+{
+    if (!c || (cap && !defs))
+        return 0;
+    size_t n = 0;
+    pthread_mutex_lock(&c->lock);
+    wait_for_lists(c);
+    for (size_t i = 0; i < c->n_tools; i++) {
+        if (c->tools[i]->gone)
+            continue;
+        if (n < cap)
+            tool_def_of(c, c->tools[i], &defs[n]);
+        n++;
+    }
+    if (generation)
+        *generation = c->generation;
+    pthread_mutex_unlock(&c->lock);
+    return n;
 }
 
 static const char *state_name(mcpc_state s)

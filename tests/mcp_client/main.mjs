@@ -112,6 +112,19 @@ async function fakeSuite() {
     check(/fake: \{/.test(v.index || '') && /echo: typeof fake_echo/.test(v.index || ''), 'fake: index.d.ts has the tools.fake namespace', v.index);
   });
 
+  await step('fake: a --session resumed with the upstream tools', async () => {
+    const ses = join(dir, 'session.ckpt');
+    const a = await runJs(cfg, "globalThis.k = (await tools.fake.echo({ text: 'one' })).args.text; return k",
+      ['--allow', 'fake.echo', '--session', ses]);
+    const b = await runJs(cfg, "return k + ' ' + (await tools.fake.echo({ text: 'two' })).args.text + ' ' + " +
+      "await tools.fake.pid({}).catch((e) => e.code)", ['--session', ses]);
+    check(a.value === 'one' && b.value === 'one two permission_denied',
+      'fake: a session resumed with --mcp-config calls the server again, its policy kept', [a.value, b.value, b.stderrText]);
+    const c = await run(['run', '--session', ses, '-e', 'return 1']);
+    check(c.code === 2 && /fake\.[a-z_]+.*no definition.*--mcp-config/.test(c.stderr),
+      'fake: resumed without --mcp-config, the missing tool is named', [c.code, c.stderr]);
+  });
+
   await step('fake: results', async () => {
     const r = await runJs(cfg, tryAll(`
       echo: () => tools.fake.echo({ text: 'a\\nb "q" \\u00e9' }),

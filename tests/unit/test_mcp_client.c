@@ -129,6 +129,48 @@ TEST(shared_by_two_sandboxes)
     code = "return (await tools.fake.late({})).tool";
     CHECK_INT(capsa_run(a, code, strlen(code), NULL, &r), CAPSA_OK, "the new tool is called");
     CHECK_STR(capsa_result_value(r), "\"late\"", "by its new name");
+
+    /* A checkpoint of a: restored with the client's definitions its upstream tools
+       are bound again by name; without them the restore names the missing one. */
+    char *blob = NULL;
+    size_t blen = 0;
+    code = "globalThis.kept = (await tools.fake.echo({text: 'before'})).args.text";
+    CHECK_INT(capsa_run(a, code, strlen(code), NULL, &r), CAPSA_OK, "a call before the checkpoint");
+    CHECK_INT(capsa_checkpoint(a, &blob, &blen), CAPSA_OK, capsa_errmsg(a));
+    CHECK_INT(capsa_mcp_client_defs(NULL, NULL, 0, NULL), 0, "no client, no definitions");
+    size_t n = capsa_mcp_client_defs(c, NULL, 0, NULL);
+    CHECK(n >= 3, "the client counts its tools without room for them");
+    capsa_tool_def *defs = calloc(n, sizeof(*defs));
+    const capsa_tool_def **bind = calloc(n, sizeof(*bind));
+    uint64_t gr = 0;
+    CHECK_INT(capsa_mcp_client_defs(c, defs, n, &gr), n, "then fills them");
+    CHECK_INT(gr, ga, "with the client's generation");
+    for (size_t i = 0; i < n; i++)
+        bind[i] = &defs[i];
+    capsa_restore_options ro;
+    capsa_restore_options_init(&ro);
+    capsa_sandbox *back = NULL;
+    char msg[512];
+    CHECK_INT(capsa_sandbox_restore(engine, blob, blen, &ro, &back, msg, sizeof(msg)), CAPSA_ENOENT,
+              "a restore without the upstream tools");
+    CHECK_CONTAINS(msg, "fake.", "names an upstream tool");
+    ro.tools = bind;
+    ro.n_tools = n;
+    CHECK_INT(capsa_sandbox_restore(engine, blob, blen, &ro, &back, msg, sizeof(msg)), CAPSA_OK, msg);
+    if (back) {
+        code = "return kept + ' ' + (await tools.fake.echo({text: 'after'})).args.text + ' ' + "
+               "(await tools.fake.late({})).tool";
+        CHECK_INT(capsa_run(back, code, strlen(code), NULL, &r), CAPSA_OK, capsa_errmsg(back));
+        CHECK_STR(capsa_result_value(r), "\"before after late\"",
+                  "the restored sandbox calls the same server, its policy kept");
+        uint64_t since = gr;
+        CHECK_INT(capsa_mcp_client_attach(c, back, &since), CAPSA_OK,
+                  "bringing it up to date from the generation adds nothing twice");
+        capsa_sandbox_free(back);
+    }
+    free(defs);
+    free(bind);
+    capsa_free(blob);
     capsa_sandbox_free(a);
     capsa_sandbox_free(b);
     capsa_engine_free(engine);
