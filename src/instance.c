@@ -753,5 +753,14 @@ int capsa__instance_load_end(capsa__instance *g, uint64_t memory_limit, uint32_t
                              char *msg, size_t msgsize)
 {
     capsa__rt_limits limits = { LOAD_FUEL, capsa__rt_now_ns() + LOAD_TIMEOUT_NS, NULL };
-    return configure(g, memory_limit, max_stack, &limits, msg, msgsize);
+    int rc = configure(g, memory_limit, max_stack, &limits, msg, msgsize);
+    if (rc == CAPSA_EGUEST) {
+        /* The memory came from the checkpoint: a guest it breaks is its fault. */
+        char why[256];
+        snprintf(why, sizeof(why), "%s", msg);
+        snprintf(msg, msgsize, "the checkpoint's guest memory does not make a guest that runs "
+                               "(%s): it is corrupt, or made by another build", why);
+        return CAPSA_EINVAL;
+    }
+    return rc;
 }

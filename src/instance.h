@@ -128,7 +128,8 @@ int capsa__instance_save(const capsa__image *img, const capsa__instance *g,
  * image's or over g's limit), the chunks (-1 for bytes outside the memory), then
  * end, which gives the guest its settings again (a new Math.random seed and
  * performance.now() origin) within a small budget of fuel and time. On failure g
- * must be freed. */
+ * must be freed. A guest the loaded memory keeps from taking its settings is
+ * CAPSA_EINVAL (the memory is the checkpoint's fault). */
 int capsa__instance_load_begin(const capsa__image *img, capsa__instance *g,
                                const capsa__instance_globals *gl, char *msg, size_t msgsize);
 int capsa__instance_load_chunk(capsa__instance *g, uint64_t off, const uint8_t *bytes, size_t len);

@@ -869,6 +869,15 @@ TEST(tampered_inside_a_valid_frame)
     restore_fails(bad, blen, CAPSA_EINVAL, "out of range", "a memory run out of range");
     free(bad);
 
+    /* A stack pointer at the bottom of the stack (its u32 after the u8 kept and the
+       pages): the guest traps as it takes its settings; refused, not a guest
+       error. */
+    memcpy(t, c, n);
+    memset(t + at + 5, 0, 4);
+    bad = seal(t, n, &blen);
+    restore_fails(bad, blen, CAPSA_EINVAL, "does not make a guest that runs", "memory that breaks the guest");
+    free(bad);
+
     /* A file's name turned into a path ("dir/f.txt" -> "dir/f/txt" is a name with
        '/'): found by its bytes in the files section. */
     at = section_at(c, n, 5, &slen);
