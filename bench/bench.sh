@@ -112,6 +112,9 @@ while [ "$round" -le "$ROUNDS" ]; do
     for p in $peers; do
         peer "$p" node "$PEERS_DIR/inproc.mjs" "$p" latency "$CYCLES"
     done
+    echo "bench: round $round: the Python package" >&2
+    run capsa env CAPSA_LIBRARY="$(dirname "$CAPSA")/libcapsa.so" \
+        PYTHONPATH="python${PYTHONPATH:+:$PYTHONPATH}" python3 bench/python_bench.py "$CYCLES"
     round=$((round + 1))
 done
 echo "bench: $SANDBOXES live sandboxes" >&2
@@ -260,6 +263,15 @@ END {
     if (("capsa", l) in med) {
         row("latency.fresh.median", med["capsa", l], "us", med["native", "latency.bare"], "-", "value<=300", "")
         row("latency.fresh.p99", p99["capsa", l], "us", p99["native", "latency.bare"], "-", "", "")
+    }
+    # Python: Sandbox() + run + close against the same cycle through the C API, and
+    # a run on a live sandbox against the same call made by ctypes.
+    if (("capsa", "python.cycle") in med && ("capsa", "latency.capsa") in med) {
+        row("python.overhead", med["capsa", "python.cycle"] - med["capsa", "latency.capsa"], "us", 0,
+            "-", "value<=50", sprintf("Sandbox() + run + close, %.1f us, over the C API'\''s %.1f us",
+                med["capsa", "python.cycle"], med["capsa", "latency.capsa"]))
+        row("python.run", med["capsa", "python.run"], "us", med["capsa", "python.c_run"], "-", "",
+            "reference: the same capsa_run called by ctypes")
     }
     # Tools: the round trip of a trivial inline tool against an await of an async JS
     # function in the same sandbox; 10 concurrent 100 ms tools against one.

@@ -348,8 +348,13 @@ CAPSA_API int capsa_checkpoint_write(capsa_sandbox *sb, capsa_write_fn fn, void 
     int rc = save_sections(sb, s);
     if (rc == CAPSA_ENOMEM)
         capsa__sandbox_errorf(sb, "out of memory making the checkpoint");
+    /* The frames are kept from a sandbox's second checkpoint on: keeping them costs
+       a copy of the contents, which only a sandbox checkpointed again gets back
+       (a `capsa run --session` process makes one checkpoint; a server that keeps
+       a session loaded, one after every run). */
     if (rc == CAPSA_OK)
-        rc = emit(sb->engine, s, &sb->ckpt_cache, fn, ud, sb->errmsg, sizeof(sb->errmsg));
+        rc = emit(sb->engine, s, sb->checkpoints++ ? &sb->ckpt_cache : NULL, fn, ud, sb->errmsg,
+                  sizeof(sb->errmsg));
     uint64_t bytes = b->len + (uint64_t)s->nchunks * CAPSA__RT_CHUNK;
     scratch_put(sb->engine, s);
     if (rc != CAPSA_OK)

@@ -74,6 +74,7 @@ struct capsa_sandbox {
     capsa__wasi_stdin stdin_src; /* the guest's fd 0 (capsa_set_stdin, _fd) */
     struct capsa__ckpt_cache *ckpt_cache; /* the frames of its last checkpoint
                                              (ckpt_body.c), or NULL */
+    uint64_t checkpoints;  /* checkpoints taken of it */
 };
 
 /* Whether sb is inside capsa_run or capsa_resume (its guest, or its tool calls,

@@ -536,6 +536,8 @@ class Sandbox:
             raise ToolDefinitionError(msg if f"'{t.name}'" in msg else f"tool '{t.name}': {msg}", code=rc)
 
     def _install_policy(self) -> None:
+        if not self._caps:
+            return  # a new sandbox's policy is already the empty one: nothing allowed
         text = policy_json(self._caps).encode()
         with self._use():
             rc = _lib.lib().capsa_policy_set(self._handle, text, len(text))

@@ -727,11 +727,14 @@ TEST(successive_checkpoints)
     js_value(other, "globalThis.big = ['other']");
     size_t len1, len2, len3;
     char *first = checkpoint(sb, &len1);
-    char *same = checkpoint(sb, &len2);
-    /* Nothing changed: the second, made from the kept frames, is the same bytes. */
-    CHECK(len1 == len2 && memcmp(first, same, len1) == 0,
-          "a checkpoint of an unchanged sandbox is the same bytes as the one before");
-    capsa_free(same);
+    /* Frames are kept from the second checkpoint on: the third of an unchanged
+       sandbox, made from them, is the same bytes as the first. */
+    for (int i = 0; i < 2; i++) {
+        char *same = checkpoint(sb, &len2);
+        CHECK(len1 == len2 && memcmp(first, same, len1) == 0,
+              "a checkpoint of an unchanged sandbox is the same bytes as the one before");
+        capsa_free(same);
+    }
     char *theirs = checkpoint(other, &len3); /* another sandbox's frames are its own */
     capsa_free(theirs);
     js_value(sb, "big[123].s = 'changed'; big.push('new'); fs.appendFileSync('/workspace/a.txt', 'y')");
