@@ -37,6 +37,22 @@ GUEST_SRCS := main loop tools web fs node bridge
 # The shell (guest/shell/): the interpreter and its applets, in the same guest.
 SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
 
+# SQLite (build/sqlite/sqlite3.c, the amalgamation of deps/sqlite.lock) in the guest,
+# with these options and nothing else changed from SQLite's defaults: the sqlite3
+# command built from its shell.c links the same library and is compared with
+# Debian's sqlite3, so DQS, foreign keys and the like keep their default. Single-
+# threaded (one sandbox is one thread), no extension loading (nothing to load
+# from), FTS5 and the math functions on (JSON and window functions are built in).
+# Its files are the VFS's through WASI. The _WASI_EMULATED_* defines let
+# wasi-libc's headers declare what sqlite3.c (and shell.c) include; SQLITE_LDLIBS
+# are the libraries behind them, linked only for what a caller really uses
+# (sqlite3.c itself needs none of them).
+SQLITE_CFLAGS := -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_ENABLE_FTS5 \
+	-DSQLITE_ENABLE_MATH_FUNCTIONS -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_SIGNAL \
+	-D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_GETPID
+SQLITE_LDLIBS := -lwasi-emulated-mman -lwasi-emulated-signal \
+	-lwasi-emulated-process-clocks -lwasi-emulated-getpid
+
 # Generated C is third-party-shaped: no -Werror, warnings off. It is compiled once
 # and only again when the guest itself changes. Its functions start on a cache
 # line: the interpreter's loop is then laid out the same whatever host code is
@@ -121,6 +137,11 @@ $(GOBJ)/%.o: guest/%.c $(wildcard guest/*.h) $(wildcard guest/shell/*.h) $(GEN)/
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -c $< -o $@
 
+# SQLite is third-party code: its own warnings are not ours to fix (-w).
+$(GOBJ)/sqlite3.o: $(SQLITE)/.stamp
+	@mkdir -p $(GOBJ)
+	$(WASM_CC) $(GUEST_CFLAGS) $(SQLITE_CFLAGS) -w -c $(SQLITE)/sqlite3.c -o $@
+
 $(GOBJ)/shell-%.o: guest/shell/%.c $(wildcard guest/shell/*.h)
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
@@ -128,8 +149,8 @@ $(GOBJ)/shell-%.o: guest/shell/%.c $(wildcard guest/shell/*.h)
 
 # guest/abi.h must name every import and export of the module (tools/check-abi.sh).
 $(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
-		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o) guest/abi.h tools/check-abi.sh
-	$(WASM_CC) $(GUEST_LDFLAGS) $(filter %.o,$^) -o $@
+		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o) $(GOBJ)/sqlite3.o guest/abi.h tools/check-abi.sh
+	$(WASM_CC) $(GUEST_LDFLAGS) $(filter %.o,$^) $(SQLITE_LDLIBS) -o $@
 	sh tools/check-abi.sh $@ guest/abi.h || { rm -f $@; exit 1; }
 
 # The module is named explicitly (-n guest: Z_guest_*). wasm2c's output is
