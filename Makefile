@@ -147,6 +147,14 @@ $(GOBJ)/shell-%.o: guest/shell/%.c $(wildcard guest/shell/*.h)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		-Wmissing-prototypes -Wno-unused-parameter -Wno-missing-field-initializers -c $< -o $@
 
+# The sqlite3 applet's engine: SQLite's own shell.c (build/sqlite, patched by
+# deps/sqlite/*.patch) inside sqlite3_cli.c, third-party code compiled as the library
+# is (its options, -w), without assertions as in SQLite's release builds; errno is
+# reached as sh.h says (local-exec).
+$(GOBJ)/shell-sqlite3_cli.o: guest/shell/sqlite3_cli.c guest/shell/sqlite3_cli.h $(SQLITE)/.stamp
+	@mkdir -p $(GOBJ)
+	$(WASM_CC) $(GUEST_CFLAGS) $(SQLITE_CFLAGS) -DNDEBUG -ftls-model=local-exec -I$(SQLITE) -w -c $< -o $@
+
 # guest/abi.h must name every import and export of the module (tools/check-abi.sh).
 $(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
 		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o) $(GOBJ)/sqlite3.o guest/abi.h tools/check-abi.sh
