@@ -133,8 +133,10 @@ int sh_sqlite3_cli_main(int argc, char **argv)
     return sh_sqlite3_shell_main(argc, argv);
 }
 
-/* Every file-scope variable of shell.c that a run changes (nm of this object
- * lists them: tests/sqlite checks that the list is complete), as it starts. */
+/* Every file-scope variable of shell.c that a run changes, as it starts (and
+ * home_dir through find_home_dir). tests/sqlite/statics.sh checks that each
+ * writable variable of this object is reset here or listed there as one that no
+ * run changes in a way the next one sees. */
 void sh_sqlite3_cli_reset(void)
 {
     bail_on_error = 0;
@@ -154,5 +156,7 @@ void sh_sqlite3_cli_reset(void)
     memset(continuePrompt, 0, sizeof(continuePrompt));
     savedSelectTrace = 0;
     savedWhereTrace = 0;
+    memtraceOut = 0; /* -memtrace's stream: unused, as its allocator is never installed */
+    pcachetraceOut = 0;
     (void)find_home_dir(1);
 }

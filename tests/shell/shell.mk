@@ -35,3 +35,8 @@ $(TEST_BIN)/shell_batch: tests/shell/batch.c $(BUILD)/libcapsa.a
 	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
 
 TEST_PROGRAMS += $(TEST_BIN)/shell_batch
+
+# SQLite's options for a native build (tests/sqlite/statics.sh compiles sqlite3_cli.c).
+.PHONY: print-sqlite-native-cflags
+print-sqlite-native-cflags:
+	@echo $(SQLITE_NATIVE_CFLAGS)
