@@ -17,14 +17,14 @@ CLANG_RES  := $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
 # built-ins the engine lacks, the console, web APIs, Buffer, process and the Node
 # modules, files (fs, modules), tools, Intl.
 GUEST_JS   := $(wildcard guest/builtins.js) guest/runtime.js $(wildcard guest/web.js) \
-	$(wildcard guest/buffer.js) guest/node.js $(wildcard guest/fs.js) guest/tools.js \
+	$(wildcard guest/buffer.js) guest/node.js guest/sqlite.js $(wildcard guest/fs.js) guest/tools.js \
 	$(wildcard guest/intl.js)
 
 # The guest sees wasi-libc's headers only: -nostdinc keeps glibc's /usr/include out.
 GUEST_CFLAGS := --target=wasm32-wasi --sysroot=/usr -nostdinc \
 	-isystem $(CLANG_RES)/include -isystem /usr/include/wasm32-wasi \
 	-O2 -mbulk-memory -D_GNU_SOURCE -DCONFIG_VERSION='"2021-03-27"' -DCONFIG_BIGNUM \
-	-isystem $(QJS) -I$(GEN) -Iguest
+	-isystem $(QJS) -isystem $(SQLITE) -I$(GEN) -Iguest
 # Reactor: exported entry points, no _start. The shadow stack comes first in memory,
 # so running off its end traps instead of overwriting data.
 GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
@@ -33,7 +33,7 @@ GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
 QJS_SRCS   := quickjs libregexp libunicode cutils libbf
 # The guest's own C (guest/): its exports, the event loop, the natives of the JS
 # files, and the bridge to the shell.
-GUEST_SRCS := main loop tools web fs node bridge
+GUEST_SRCS := main loop tools web fs node sqlite bridge
 # The shell (guest/shell/): the interpreter and its applets, in the same guest.
 SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
 
@@ -46,9 +46,13 @@ SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
 # Its files are the VFS's through WASI. The _WASI_EMULATED_* defines let
 # wasi-libc's headers declare what sqlite3.c (and shell.c) include; SQLITE_LDLIBS
 # are the libraries behind them, linked only for what a caller really uses
-# (sqlite3.c itself needs none of them).
+# (sqlite3.c itself needs none of them). Column metadata gives the JS modules the
+# table and column of a result (StatementSync.columns(), better-sqlite3's expand());
+# SQLITE_EXTRA_INIT is guest/sqlite.c's setup of the VFS's locking, run by
+# sqlite3_initialize for every user of the library.
 SQLITE_CFLAGS := -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_ENABLE_FTS5 \
-	-DSQLITE_ENABLE_MATH_FUNCTIONS -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_SIGNAL \
+	-DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_ENABLE_COLUMN_METADATA \
+	-DSQLITE_EXTRA_INIT=capsa_sqlite_init -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_SIGNAL \
 	-D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_GETPID
 SQLITE_LDLIBS := -lwasi-emulated-mman -lwasi-emulated-signal \
 	-lwasi-emulated-process-clocks -lwasi-emulated-getpid
@@ -133,7 +137,8 @@ $(GOBJ)/qjs-%.o: $(QJS)/.stamp
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wno-implicit-const-int-float-conversion -c $(QJS)/$*.c -o $@
 
-$(GOBJ)/%.o: guest/%.c $(wildcard guest/*.h) $(wildcard guest/shell/*.h) $(GEN)/runtime_js.h $(QJS)/.stamp
+$(GOBJ)/%.o: guest/%.c $(wildcard guest/*.h) $(wildcard guest/shell/*.h) $(GEN)/runtime_js.h $(QJS)/.stamp \
+		$(SQLITE)/.stamp
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -c $< -o $@
 
