@@ -7,9 +7,9 @@ SHELL_SRCS := $(filter-out guest/shell/sqlite3_cli.c,$(wildcard guest/shell/*.c)
 SHELL_NATIVE_CFLAGS := -std=gnu11 -O1 -g $(WARN) -Wno-missing-field-initializers \
 	-fsanitize=address,undefined -fno-omit-frame-pointer -Iguest/shell
 # The sqlite3 applet natively: SQLite with the guest's options (less wasi-libc's
-# emulations), and SQLite's shell.c inside sqlite3_cli.c, both third-party code
-# compiled without our warnings.
-SQLITE_NATIVE_CFLAGS := $(filter-out -D_WASI_%,$(SQLITE_CFLAGS))
+# emulations and the guest's VFS setup, guest/sqlite.c), and SQLite's shell.c inside
+# sqlite3_cli.c, both third-party code compiled without our warnings.
+SQLITE_NATIVE_CFLAGS := $(filter-out -D_WASI_% -DSQLITE_EXTRA_INIT=%,$(SQLITE_CFLAGS))
 $(BUILD)/sh-native-sqlite3.o: $(SQLITE)/.stamp
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -g -w $(SQLITE_NATIVE_CFLAGS) -c $(SQLITE)/sqlite3.c -o $@
