@@ -17,14 +17,14 @@ CLANG_RES  := $(shell $(WASM_CC) -print-resource-dir 2>/dev/null)
 # built-ins the engine lacks, the console, web APIs, Buffer, process and the Node
 # modules, files (fs, modules), tools, Intl.
 GUEST_JS   := $(wildcard guest/builtins.js) guest/runtime.js $(wildcard guest/web.js) \
-	$(wildcard guest/buffer.js) guest/node.js $(wildcard guest/fs.js) guest/tools.js \
+	$(wildcard guest/buffer.js) guest/node.js guest/sqlite.js $(wildcard guest/fs.js) guest/tools.js \
 	$(wildcard guest/intl.js)
 
 # The guest sees wasi-libc's headers only: -nostdinc keeps glibc's /usr/include out.
 GUEST_CFLAGS := --target=wasm32-wasi --sysroot=/usr -nostdinc \
 	-isystem $(CLANG_RES)/include -isystem /usr/include/wasm32-wasi \
 	-O2 -mbulk-memory -D_GNU_SOURCE -DCONFIG_VERSION='"2021-03-27"' -DCONFIG_BIGNUM \
-	-isystem $(QJS) -I$(GEN) -Iguest
+	-isystem $(QJS) -isystem $(SQLITE) -I$(GEN) -Iguest
 # Reactor: exported entry points, no _start. The shadow stack comes first in memory,
 # so running off its end traps instead of overwriting data.
 GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
@@ -33,9 +33,29 @@ GUEST_LDFLAGS := --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor \
 QJS_SRCS   := quickjs libregexp libunicode cutils libbf
 # The guest's own C (guest/): its exports, the event loop, the natives of the JS
 # files, and the bridge to the shell.
-GUEST_SRCS := main loop tools web fs node bridge
+GUEST_SRCS := main loop tools web fs node sqlite bridge
 # The shell (guest/shell/): the interpreter and its applets, in the same guest.
 SHELL_GUEST_SRCS := $(notdir $(basename $(wildcard guest/shell/*.c)))
+
+# SQLite (build/sqlite/sqlite3.c, the amalgamation of deps/sqlite.lock) in the guest,
+# with these options and nothing else changed from SQLite's defaults: the sqlite3
+# command built from its shell.c links the same library and is compared with
+# Debian's sqlite3, so DQS, foreign keys and the like keep their default. Single-
+# threaded (one sandbox is one thread), no extension loading (nothing to load
+# from), FTS5 and the math functions on (JSON and window functions are built in).
+# Its files are the VFS's through WASI. The _WASI_EMULATED_* defines let
+# wasi-libc's headers declare what sqlite3.c (and shell.c) include; SQLITE_LDLIBS
+# are the libraries behind them, linked only for what a caller really uses
+# (sqlite3.c itself needs none of them). Column metadata gives the JS modules the
+# table and column of a result (StatementSync.columns(), better-sqlite3's expand());
+# SQLITE_EXTRA_INIT is guest/sqlite.c's setup of the VFS's locking, run by
+# sqlite3_initialize for every user of the library.
+SQLITE_CFLAGS := -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_ENABLE_FTS5 \
+	-DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_ENABLE_COLUMN_METADATA \
+	-DSQLITE_EXTRA_INIT=capsa_sqlite_init -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_SIGNAL \
+	-D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_GETPID
+SQLITE_LDLIBS := -lwasi-emulated-mman -lwasi-emulated-signal \
+	-lwasi-emulated-process-clocks -lwasi-emulated-getpid
 
 # Generated C is third-party-shaped: no -Werror, warnings off. It is compiled once
 # and only again when the guest itself changes. Its functions start on a cache
@@ -117,19 +137,33 @@ $(GOBJ)/qjs-%.o: $(QJS)/.stamp
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wno-implicit-const-int-float-conversion -c $(QJS)/$*.c -o $@
 
-$(GOBJ)/%.o: guest/%.c $(wildcard guest/*.h) $(wildcard guest/shell/*.h) $(GEN)/runtime_js.h $(QJS)/.stamp
+$(GOBJ)/%.o: guest/%.c $(wildcard guest/*.h) $(wildcard guest/shell/*.h) $(GEN)/runtime_js.h $(QJS)/.stamp \
+		$(SQLITE)/.stamp
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -c $< -o $@
+
+# SQLite is third-party code: its own warnings are not ours to fix (-w).
+$(GOBJ)/sqlite3.o: $(SQLITE)/.stamp
+	@mkdir -p $(GOBJ)
+	$(WASM_CC) $(GUEST_CFLAGS) $(SQLITE_CFLAGS) -w -c $(SQLITE)/sqlite3.c -o $@
 
 $(GOBJ)/shell-%.o: guest/shell/%.c $(wildcard guest/shell/*.h)
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 		-Wmissing-prototypes -Wno-unused-parameter -Wno-missing-field-initializers -c $< -o $@
 
+# The sqlite3 applet's engine: SQLite's own shell.c (build/sqlite, patched by
+# deps/sqlite/*.patch) inside sqlite3_cli.c, third-party code compiled as the library
+# is (its options, -w), without assertions as in SQLite's release builds; errno is
+# reached as sh.h says (local-exec).
+$(GOBJ)/shell-sqlite3_cli.o: guest/shell/sqlite3_cli.c guest/shell/sqlite3_cli.h $(SQLITE)/.stamp
+	@mkdir -p $(GOBJ)
+	$(WASM_CC) $(GUEST_CFLAGS) $(SQLITE_CFLAGS) -DNDEBUG -ftls-model=local-exec -I$(SQLITE) -w -c $< -o $@
+
 # guest/abi.h must name every import and export of the module (tools/check-abi.sh).
 $(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
-		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o) guest/abi.h tools/check-abi.sh
-	$(WASM_CC) $(GUEST_LDFLAGS) $(filter %.o,$^) -o $@
+		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o) $(GOBJ)/sqlite3.o guest/abi.h tools/check-abi.sh
+	$(WASM_CC) $(GUEST_LDFLAGS) $(filter %.o,$^) $(SQLITE_LDLIBS) -o $@
 	sh tools/check-abi.sh $@ guest/abi.h || { rm -f $@; exit 1; }
 
 # The module is named explicitly (-n guest: Z_guest_*). wasm2c's output is

@@ -136,7 +136,7 @@ CAPSA_IMPORT("tool_wait") int32_t capsa_host_tool_wait(uint64_t wake_ns);
  *     environ_sizes_get, environ_get
  *   clocks and randomness: clock_time_get, poll_oneoff (sleeping until a
  *     timer), random_get
- *   file descriptors: fd_close, fd_fdstat_get, fd_fdstat_set_flags,
+ *   file descriptors: fd_close, fd_fdstat_get, fd_fdstat_set_flags, fd_sync (SQLite),
  *     fd_filestat_get, fd_filestat_set_size, fd_prestat_get,
  *     fd_prestat_dir_name, fd_read, fd_readdir, fd_seek, fd_write
  *   paths: path_create_directory, path_filestat_get, path_filestat_set_times,

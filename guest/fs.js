@@ -1006,12 +1006,15 @@
   // the ES module loader (guest/fs.c)
   // ---------------------------------------------------------------------------
 
-  // The built-in modules by name (without "node:"): node.js's, and fs, fs/promises, buffer.
+  // The built-in modules by name (without "node:"): node.js's, and fs, fs/promises, buffer,
+  // and sqlite.js's.
   const builtins = { __proto__: null };
   for (const name of objectKeys(nodeModules)) builtins[name] = nodeModules[name];
   builtins.fs = fs;
   builtins['fs/promises'] = promises;
   builtins.buffer = bufferModule;
+  // sqlite.js's: sqlite (node:sqlite) and better-sqlite3.
+  for (const name of objectKeys(host.sqlite.modules)) builtins[name] = host.sqlite.modules[name];
   const builtinList = arrayJoin(arraySort(objectKeys(builtins)), ', ');
 
   // Node's other built-in modules, which the sandbox does not have.

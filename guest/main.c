@@ -17,6 +17,7 @@
 #include "fs.h"
 #include "loop.h"
 #include "node.h"
+#include "sqlite.h"
 #include "tools.h"
 #include "web.h"
 #include "runtime_js.h" /* generated from the guest's .js files: capsa_js_files[] */
@@ -41,6 +42,8 @@ static JSValue web_api;
 static JSValue buffer_api;
 /* node.js's completion value: the Node modules and path, for fs.js. */
 static JSValue node_api;
+/* sqlite.js's completion value (its modules), for fs.js. */
+static JSValue sqlite_api;
 
 /* The run in progress: its promise, kept between capsa_run and the capsa_continue
  * calls that resume it after the host delivered tool results. */
@@ -404,14 +407,16 @@ typedef struct js_host {
     int host_funcs;   /* __capsa's natives too (write() for messages, promise state) */
     int web, buffer, node; /* web.js's, buffer.js's and node.js's exports */
     int delete_after;
+    int sqlite;       /* sqlite.js's exports */
 } js_host;
 
 static const js_host js_hosts[] = {
-    { "web.js", "__capsaWeb", capsa_web_add_natives, 1, 0, 0, 0, 1 },
-    { "buffer.js", "__capsaBuffer", NULL, 1, 1, 0, 0, 0 },
-    { "node.js", "__capsaNode", capsa_node_add_natives, 1, 1, 1, 0, 0 },
-    { "fs.js", "__capsaFs", capsa_fs_add_natives, 0, 1, 1, 1, 0 },
-    { "tools.js", "__capsaTools", capsa_tools_add_natives, 0, 0, 0, 0, 0 },
+    { "web.js", "__capsaWeb", capsa_web_add_natives, 1, 0, 0, 0, 1, 0 },
+    { "buffer.js", "__capsaBuffer", NULL, 1, 1, 0, 0, 0, 0 },
+    { "node.js", "__capsaNode", capsa_node_add_natives, 1, 1, 1, 0, 0, 0 },
+    { "sqlite.js", "__capsaSqlite", capsa_sqlite_add_natives, 0, 0, 1, 0, 0, 0 },
+    { "fs.js", "__capsaFs", capsa_fs_add_natives, 0, 1, 1, 1, 0, 1 },
+    { "tools.js", "__capsaTools", capsa_tools_add_natives, 0, 0, 0, 0, 0, 0 },
 };
 
 /* Defines h's host object as a global; every one has runtime.js's exports
@@ -431,6 +436,8 @@ static void add_host_object(const js_host *h)
         JS_SetPropertyStr(ctx, obj, "buffer", JS_DupValue(ctx, buffer_api));
     if (h->node)
         JS_SetPropertyStr(ctx, obj, "node", JS_DupValue(ctx, node_api));
+    if (h->sqlite)
+        JS_SetPropertyStr(ctx, obj, "sqlite", JS_DupValue(ctx, sqlite_api));
     JS_SetPropertyStr(ctx, global, h->global, obj);
     JS_FreeValue(ctx, global);
 }
@@ -440,7 +447,7 @@ static void add_host_object(const js_host *h)
  * from. Returns 0, or CAPSA_GUEST_NOMEM / CAPSA_GUEST_THREW (reported). */
 CAPSA_EXPORT("capsa_init") int32_t capsa_init(void)
 {
-    runtime_api = web_api = buffer_api = node_api = run_promise = JS_UNDEFINED;
+    runtime_api = web_api = buffer_api = node_api = sqlite_api = run_promise = JS_UNDEFINED;
     run_value = promise_then = JS_UNDEFINED;
     rt = JS_NewRuntime();
     if (!rt)
@@ -497,6 +504,8 @@ CAPSA_EXPORT("capsa_init") int32_t capsa_init(void)
             buffer_api = r;
         else if (strcmp(f->name, "node.js") == 0)
             node_api = r;
+        else if (strcmp(f->name, "sqlite.js") == 0)
+            sqlite_api = r;
         else if (strcmp(f->name, "web.js") == 0) {
             web_api = r;
             if (capsa_loop_init(rt, ctx, r) < 0)

@@ -7,7 +7,7 @@
 
 static const sh_applet *const tables[] = {
     sh_applets_files, sh_applets_text, sh_applets_sed, sh_applets_awk, sh_applets_jq,
-    sh_applets_util,
+    sh_applets_util, sh_applets_sqlite3,
 };
 
 const sh_applet *sh_applet_find(const char *name)

@@ -138,6 +138,7 @@ extern const sh_applet sh_applets_sed[];   /* sed.c */
 extern const sh_applet sh_applets_awk[];   /* awk.c */
 extern const sh_applet sh_applets_jq[];    /* jq.c */
 extern const sh_applet sh_applets_util[];  /* util.c: test expr xargs diff date env ... */
+extern const sh_applet sh_applets_sqlite3[]; /* sqlite3.c: SQLite's shell (sqlite3_cli.c) */
 
 /* The applet called name, or NULL. */
 const sh_applet *sh_applet_find(const char *name);

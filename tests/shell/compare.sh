@@ -37,36 +37,21 @@ skipped=0
 cases=()
 statuses=()
 files=()
+. "$here/cases.sh"
 for file in "$@"; do
-    block=""
-    in_block=0
-    while IFS= read -r line || [ -n "$line" ]; do
-        if [ $in_block = 1 ]; then
-            if [ "$line" = ">>>" ]; then
-                in_block=0
-                line=$block
-            else
-                block="$block$line
-"
-                continue
-            fi
-        elif [ "$line" = "<<<" ]; then
-            in_block=1
-            block=""
-            continue
-        else
-            case $line in '' | '#'*) continue ;; esac
-        fi
+    case_text=()
+    case_mark=()
+    read_cases "$file"
+    for j in "${!case_text[@]}"; do
         check=1
-        case $line in *'  #! stdout') check=0; line=${line%  #! stdout} ;; esac
-        case $line in *'  #! native')
-            line=${line%  #! native}
-            if [ "$mode" = capsa ]; then skipped=$((skipped + 1)); continue; fi ;;
+        case ${case_mark[$j]} in
+        stdout) check=0 ;;
+        native) if [ "$mode" = capsa ]; then skipped=$((skipped + 1)); continue; fi ;;
         esac
-        cases+=("$line")
+        cases+=("${case_text[$j]}")
         statuses+=("$check")
         files+=("$(basename "$file")")
-    done <"$file"
+    done
 done
 
 mkdir -p "$tmp/ref" "$tmp/ours"

@@ -1,0 +1,604 @@
+// capsa guest runtime: SQLite for scripts, as two modules over the natives of
+// __capsaSqlite (guest/sqlite.c, over SQLite's C API): `node:sqlite` (DatabaseSync and
+// StatementSync as in Node.js 22/24) and `better-sqlite3` (that package's Database and
+// Statement). Evaluated once per context as a global script, after node.js and before
+// fs.js, which adds its completion value's modules to the built-in ones. Nothing of
+// SQLite runs until a script opens a database; its files are the sandbox's (WASI).
+//
+// Where it differs from Node.js and better-sqlite3 (docs/sqlite.md has the whole list):
+// - No extensions (allowExtension, loadExtension), no backup(), serialize(), aggregate()
+//   or table() (better-sqlite3), no sessions (node:sqlite); they throw.
+// - WAL needs PRAGMA locking_mode=EXCLUSIVE first: the sandbox has no shared memory.
+
+(function () {
+  'use strict';
+  'use strip';
+
+  const host = globalThis.__capsaSqlite;
+  delete globalThis.__capsaSqlite;
+  const native = {
+    open: host.open, close: host.close, isOpen: host.isOpen, inTransaction: host.inTransaction,
+    exec: host.exec, prepare: host.prepare, bind: host.bind, fetch: host.fetch, run: host.run,
+    reset: host.reset, columns: host.columns, info: host.info, func: host.func,
+  };
+  const { Buffer } = host.buffer;
+
+  const { defineProperty, freeze, keys: objectKeys, getPrototypeOf } = Object;
+  const isArray = Array.isArray;
+  const ErrorCtor = Error;
+  const TypeErrorCtor = TypeError;
+  const RangeErrorCtor = RangeError;
+  const SymbolIterator = Symbol.iterator;
+  const ArrayBufferIsView = ArrayBuffer.isView;
+
+  // Flags of native.open, fetch shapes and kinds (guest/sqlite.c).
+  const OPEN_READONLY = 1, OPEN_NOCREATE = 2, OPEN_FK_ON = 4, OPEN_FK_OFF = 8,
+    OPEN_NO_DQS = 16, OPEN_BETTER = 32;
+  const ROW_OBJECT = 0, ROW_ARRAY = 1, ROW_PLUCK = 2, ROW_EXPAND = 3;
+  const FETCH_ALL = 0, FETCH_GET = 1, FETCH_NEXT = 2;
+  const BIND_NODE = 0, BIND_BETTER = 1, BIND_NODE_ANY = 2;
+  const INFO_SQL = 0, INFO_EXPANDED = 1, INFO_READONLY = 2, INFO_COLUMNS = 3;
+
+  const withCode = (err, code) => {
+    defineProperty(err, 'code', { value: code, writable: true, configurable: true, enumerable: true });
+    return err;
+  };
+  const describe = (v) => v === null ? 'null' : typeof v === 'object'
+    ? `an instance of ${(getPrototypeOf(v) && getPrototypeOf(v).constructor &&
+      getPrototypeOf(v).constructor.name) || 'Object'}` : `type ${typeof v} (${String(v)})`;
+  const argType = (name, what, v) => withCode(new TypeErrorCtor(
+    `The "${name}" argument must be ${what}. Received ${describe(v)}`), 'ERR_INVALID_ARG_TYPE');
+  const isPlainObject = (v) => v !== null && typeof v === 'object' && !isArray(v) &&
+    !ArrayBufferIsView(v) && !(v instanceof ArrayBuffer);
+
+  // -------------------------------------------------------------------------
+  // node:sqlite
+  // -------------------------------------------------------------------------
+
+  const kDb = Symbol('kDb');
+  const kStmt = Symbol('kStmt');
+  const notOpen = () => withCode(new ErrorCtor('database is not open'), 'ERR_INVALID_STATE');
+
+  // A database path as Node takes it: a string, a Buffer / Uint8Array, or a file: URL.
+  function nodePath(path) {
+    if (typeof path === 'string') {
+      if (path.indexOf('\0') >= 0) {
+        throw argType('path', 'a string, Uint8Array, or URL without null bytes', path);
+      }
+      return path;
+    }
+    if (path instanceof Uint8Array) return nodePath(Buffer.from(path).toString());
+    if (path !== null && typeof path === 'object' && typeof path.href === 'string' &&
+        path.protocol === 'file:') {
+      return nodePath(decodeURIComponent(path.pathname));
+    }
+    throw argType('path', 'a string, Uint8Array, or URL without null bytes', path);
+  }
+
+  function boolOption(options, name, fallback) {
+    const v = options[name];
+    if (v === undefined) return fallback;
+    if (typeof v !== 'boolean') throw argType(`options.${name}`, 'a boolean', v);
+    return v;
+  }
+
+  class DatabaseSync {
+    constructor(path, options) {
+      if (!new.target) {
+        throw withCode(new TypeErrorCtor("Class constructor DatabaseSync cannot be invoked without 'new'"),
+          'ERR_CONSTRUCT_CALL_REQUIRED');
+      }
+      this[kDb] = { path: nodePath(path), handle: null };
+      if (options === undefined) options = {};
+      if (options === null || typeof options !== 'object') throw argType('options', 'an object', options);
+      const o = this[kDb];
+      o.readOnly = boolOption(options, 'readOnly', false);
+      o.fk = boolOption(options, 'enableForeignKeyConstraints', true);
+      o.dqs = boolOption(options, 'enableDoubleQuotedStringLiterals', false);
+      o.readBigInts = boolOption(options, 'readBigInts', false);
+      o.returnArrays = boolOption(options, 'returnArrays', false);
+      o.bareNamed = boolOption(options, 'allowBareNamedParameters', true);
+      o.unknownNamed = boolOption(options, 'allowUnknownNamedParameters', false);
+      if (boolOption(options, 'allowExtension', false)) {
+        throw withCode(new ErrorCtor('extension loading is not available in the sandbox'),
+          'ERR_INVALID_STATE');
+      }
+      const timeout = options.timeout === undefined ? 0 : options.timeout;
+      if (typeof timeout !== 'number' || !Number.isInteger(timeout)) {
+        throw argType('options.timeout', 'an integer', timeout);
+      }
+      o.timeout = timeout;
+      if (boolOption(options, 'open', true)) this.open();
+    }
+
+    open() {
+      const o = this[kDb];
+      if (o.handle !== null && native.isOpen(o.handle)) {
+        throw withCode(new ErrorCtor('database is already open'), 'ERR_INVALID_STATE');
+      }
+      o.handle = native.open(o.path, (o.readOnly ? OPEN_READONLY : 0) |
+        (o.fk ? OPEN_FK_ON : OPEN_FK_OFF) | (o.dqs ? 0 : OPEN_NO_DQS), o.timeout);
+    }
+
+    get isOpen() {
+      const o = this[kDb];
+      return o.handle !== null && native.isOpen(o.handle);
+    }
+
+    get isTransaction() {
+      return native.inTransaction(handleOf(this));
+    }
+
+    close() {
+      native.close(handleOf(this));
+    }
+
+    exec(sql) {
+      const h = handleOf(this);
+      if (typeof sql !== 'string') throw argType('sql', 'a string', sql);
+      native.exec(h, sql);
+    }
+
+    prepare(sql) {
+      const h = handleOf(this);
+      if (typeof sql !== 'string') throw argType('sql', 'a string', sql);
+      return new StatementSync(kStmt, this[kDb], native.prepare(h, sql));
+    }
+
+    function(name, options, fn) {
+      const h = handleOf(this);
+      if (typeof name !== 'string') throw argType('name', 'a string', name);
+      if (typeof options === 'function') {
+        fn = options;
+        options = {};
+      }
+      if (options === null || typeof options !== 'object') throw argType('options', 'an object', options);
+      if (typeof fn !== 'function') throw argType('function', 'a function', fn);
+      const varargs = boolOption(options, 'varargs', false);
+      native.func(h, name, fn, varargs ? -1 : fn.length, boolOption(options, 'deterministic', false),
+        boolOption(options, 'useBigIntArguments', false));
+    }
+
+    loadExtension() {
+      throw withCode(new ErrorCtor('extension loading is not available in the sandbox'),
+        'ERR_INVALID_STATE');
+    }
+  }
+
+  function handleOf(db) {
+    const o = db !== null && typeof db === 'object' ? db[kDb] : undefined;
+    if (o === undefined) throw withCode(new TypeErrorCtor('Illegal invocation'), 'ERR_INVALID_THIS');
+    if (o.handle === null || !native.isOpen(o.handle)) throw notOpen();
+    return o.handle;
+  }
+
+  // Binds a node:sqlite call's arguments (a first plain object holds the named
+  // parameters, the rest are the anonymous ones in order) and makes the call
+  // native.run(handle, a) or native.fetch(handle, a, b, c) with them (any other call:
+  // only the binding).
+  function nodeBind(s, args, call, a, b, c) {
+    let named;
+    let start = 0;
+    if (args.length > 0 && isPlainObject(args[0])) {
+      named = args[0];
+      start = 1;
+      if (!s.bareNamed) {
+        for (const k of objectKeys(named)) {
+          const c = k[0];
+          if (c !== '$' && c !== ':' && c !== '@' && c !== '?') {
+            throw withCode(new ErrorCtor(`Unknown named parameter '${k}'`), 'ERR_INVALID_STATE');
+          }
+        }
+      }
+    }
+    const positional = start === 0 ? args : Array.prototype.slice.call(args, start);
+    const how = s.unknownNamed ? BIND_NODE_ANY : BIND_NODE;
+    if (call === native.run) return call(s.handle, a, positional, named, how);
+    if (call === native.fetch) return call(s.handle, a, b, c, positional, named, how);
+    return native.bind(s.handle, positional, named, how);
+  }
+
+  function statementOf(stmt) {
+    const s = stmt !== null && typeof stmt === 'object' ? stmt[kStmt] : undefined;
+    if (s === undefined) throw withCode(new TypeErrorCtor('Illegal invocation'), 'ERR_INVALID_THIS');
+    if (s.db.handle === null || !native.isOpen(s.db.handle)) throw notOpen();
+    return s;
+  }
+
+  class StatementSync {
+    constructor(key, db, handle) {
+      if (key !== kStmt) throw withCode(new TypeErrorCtor('Illegal constructor'), 'ERR_ILLEGAL_CONSTRUCTOR');
+      this[kStmt] = {
+        db, handle, readBigInts: db.readBigInts, returnArrays: db.returnArrays,
+        bareNamed: db.bareNamed, unknownNamed: db.unknownNamed,
+      };
+    }
+
+    run(...args) {
+      const s = statementOf(this);
+      return nodeBind(s, args, native.run, s.readBigInts);
+    }
+
+    get(...args) {
+      const s = statementOf(this);
+      return nodeBind(s, args, native.fetch, s.returnArrays ? ROW_ARRAY : ROW_OBJECT, s.readBigInts,
+        FETCH_GET);
+    }
+
+    all(...args) {
+      const s = statementOf(this);
+      return nodeBind(s, args, native.fetch, s.returnArrays ? ROW_ARRAY : ROW_OBJECT, s.readBigInts,
+        FETCH_ALL);
+    }
+
+    iterate(...args) {
+      const s = statementOf(this);
+      nodeBind(s, args, native.bind);
+      return rowIterator(s, () => s.returnArrays ? ROW_ARRAY : ROW_OBJECT, () => s.readBigInts);
+    }
+
+    columns() {
+      return native.columns(statementOf(this).handle);
+    }
+
+    get sourceSQL() {
+      return native.info(statementOf(this).handle, INFO_SQL);
+    }
+
+    get expandedSQL() {
+      return native.info(statementOf(this).handle, INFO_EXPANDED);
+    }
+
+    setReadBigInts(v) {
+      const s = statementOf(this);
+      if (typeof v !== 'boolean') throw argType('readBigInts', 'a boolean', v);
+      s.readBigInts = v;
+    }
+
+    setReturnArrays(v) {
+      const s = statementOf(this);
+      if (typeof v !== 'boolean') throw argType('returnArrays', 'a boolean', v);
+      s.returnArrays = v;
+    }
+
+    setAllowBareNamedParameters(v) {
+      const s = statementOf(this);
+      if (typeof v !== 'boolean') throw argType('allowBareNamedParameters', 'a boolean', v);
+      s.bareNamed = v;
+    }
+
+    setAllowUnknownNamedParameters(v) {
+      const s = statementOf(this);
+      if (typeof v !== 'boolean') throw argType('enabled', 'a boolean', v);
+      s.unknownNamed = v;
+    }
+  }
+
+  // An iterator over the rows of s, bound already (iterate()); return() ends it early.
+  function rowIterator(s, mode, bigint, onEnd) {
+    let done = false;
+    const finish = () => {
+      if (!done) {
+        done = true;
+        native.reset(s.handle);
+        if (onEnd) onEnd();
+      }
+      return { value: undefined, done: true };
+    };
+    const it = {
+      next() {
+        if (done) return { value: undefined, done: true };
+        let row;
+        try {
+          row = native.fetch(s.handle, mode(), bigint(), FETCH_NEXT);
+        } catch (e) {
+          finish();
+          throw e;
+        }
+        if (row === undefined) return finish();
+        return { value: row, done: false };
+      },
+      return: finish,
+      [SymbolIterator]() { return this; },
+    };
+    return it;
+  }
+
+  const nodeSqlite = {
+    DatabaseSync, StatementSync,
+    constants: freeze({ SQLITE_CHANGESET_OMIT: 0, SQLITE_CHANGESET_REPLACE: 1, SQLITE_CHANGESET_ABORT: 2 }),
+  };
+
+  // -------------------------------------------------------------------------
+  // better-sqlite3
+  // -------------------------------------------------------------------------
+
+  class SqliteError extends ErrorCtor {
+    constructor(message, code) {
+      super(message);
+      if (typeof code !== 'string') throw new TypeErrorCtor('Expected second argument to be a string');
+      this.code = code;
+    }
+  }
+  defineProperty(SqliteError.prototype, 'name', { value: 'SqliteError', writable: true, configurable: true });
+  host.setPrototypes(Buffer.prototype, SqliteError.prototype);
+
+  const kBs = Symbol('kBs');
+  const notOpenBs = () => new TypeErrorCtor('The database connection is not open');
+
+  function bsHandle(db) {
+    const o = db !== null && typeof db === 'object' ? db[kBs] : undefined;
+    if (o === undefined) throw new TypeErrorCtor('Illegal invocation');
+    if (!native.isOpen(o.handle)) throw notOpenBs();
+    return o;
+  }
+
+  function Database(filename, options) {
+    if (new.target === undefined) return new Database(filename, options);
+    if (filename === undefined || filename === null) filename = '';
+    if (options === undefined || options === null) options = {};
+    if (typeof filename !== 'string') {
+      throw new TypeErrorCtor('Expected first argument to be a string');
+    }
+    if (typeof options !== 'object') throw new TypeErrorCtor('Expected second argument to be an options object');
+    const trimmed = filename.trim();
+    const anonymous = trimmed === '' || trimmed === ':memory:';
+    const memory = anonymous || !!options.memory;
+    const readonly = !!options.readonly;
+    const fileMustExist = !!options.fileMustExist;
+    const timeout = options.timeout === undefined ? 5000 : options.timeout;
+    if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 0) {
+      throw new TypeErrorCtor('Expected the "timeout" option to be a positive integer');
+    }
+    if (timeout > 0x7fffffff) throw new RangeErrorCtor('Option "timeout" cannot be greater than 2147483647');
+    if (memory && readonly) throw new TypeErrorCtor('In-memory/temporary databases cannot be readonly');
+    if (options.verbose !== undefined && options.verbose !== null && typeof options.verbose !== 'function') {
+      throw new TypeErrorCtor('Expected the "verbose" option to be a function');
+    }
+    if (filename.indexOf('\0') >= 0) throw new TypeErrorCtor('Database path cannot contain null bytes');
+    const path = options.memory && !anonymous ? ':memory:' : anonymous ? trimmed : filename;
+    const handle = native.open(path, OPEN_BETTER | OPEN_NO_DQS | (readonly ? OPEN_READONLY : 0) |
+      (fileMustExist && !memory ? OPEN_NOCREATE : 0), timeout);
+    defineProperty(this, kBs, {
+      value: { handle, name: filename, memory, readonly, safeIntegers: false,
+        verbose: options.verbose || null },
+    });
+  }
+
+  const bsProto = Database.prototype;
+  for (const [name, get] of [
+    ['open', function () { return native.isOpen(this[kBs].handle); }],
+    ['inTransaction', function () { const h = this[kBs].handle; return native.isOpen(h) && native.inTransaction(h); }],
+    ['name', function () { return this[kBs].name; }],
+    ['memory', function () { return this[kBs].memory; }],
+    ['readonly', function () { return this[kBs].readonly; }],
+  ]) {
+    defineProperty(bsProto, name, { get, configurable: true, enumerable: true });
+  }
+
+  bsProto.prepare = function prepare(sql) {
+    const o = bsHandle(this);
+    if (typeof sql !== 'string') throw new TypeErrorCtor('Expected first argument to be a string');
+    return new Statement(kBs, this, o, native.prepare(o.handle, sql));
+  };
+
+  bsProto.exec = function exec(sql) {
+    const o = bsHandle(this);
+    if (typeof sql !== 'string') throw new TypeErrorCtor('Expected first argument to be a string');
+    if (o.verbose) o.verbose(sql);
+    native.exec(o.handle, sql);
+    return this;
+  };
+
+  bsProto.close = function close() {
+    const o = this[kBs];
+    if (o === undefined) throw new TypeErrorCtor('Illegal invocation');
+    if (native.isOpen(o.handle)) native.close(o.handle);
+    return this;
+  };
+
+  bsProto.pragma = function pragma(source, options) {
+    bsHandle(this);
+    if (options === undefined || options === null) options = {};
+    if (typeof source !== 'string') throw new TypeErrorCtor('Expected first argument to be a string');
+    if (typeof options !== 'object') throw new TypeErrorCtor('Expected second argument to be an options object');
+    // As better-sqlite3 does, a pragma statement is a reader even when it returns
+    // nothing (a pragma that sets a value).
+    const o = this[kBs];
+    const stmt = new Statement(kBs, this, o, native.prepare(o.handle, `PRAGMA ${source}`), true);
+    return options.simple ? stmt.pluck().get() : stmt.all();
+  };
+
+  bsProto.defaultSafeIntegers = function defaultSafeIntegers(v) {
+    bsHandle(this).safeIntegers = v === undefined ? true : !!v;
+    return this;
+  };
+
+  bsProto.function = function (name, options, fn) {
+    const o = bsHandle(this);
+    if (typeof options === 'function') {
+      fn = options;
+      options = {};
+    }
+    if (options === undefined || options === null) options = {};
+    if (typeof name !== 'string') throw new TypeErrorCtor('Expected first argument to be a string');
+    if (typeof fn !== 'function') throw new TypeErrorCtor('Expected last argument to be a function');
+    if (typeof options !== 'object') throw new TypeErrorCtor('Expected second argument to be an options object');
+    if (!name) throw new TypeErrorCtor('User-defined function name cannot be an empty string');
+    const safe = options.safeIntegers === undefined ? o.safeIntegers : !!options.safeIntegers;
+    native.func(o.handle, name, fn, options.varargs ? -1 : fn.length, !!options.deterministic, safe);
+    return this;
+  };
+
+  for (const name of ['aggregate', 'table', 'backup', 'serialize', 'loadExtension']) {
+    bsProto[name] = function () {
+      throw new TypeErrorCtor(`Database.prototype.${name}() is not available in the sandbox`);
+    };
+  }
+
+  // transaction(fn): a function that runs fn inside BEGIN ... COMMIT (ROLLBACK when it
+  // throws), or inside a savepoint when a transaction is open already; .deferred,
+  // .immediate and .exclusive begin with that mode.
+  bsProto.transaction = function transaction(fn) {
+    if (typeof fn !== 'function') throw new TypeErrorCtor('Expected first argument to be a function');
+    const db = this;
+    const wrap = (begin) => {
+      const run = function (...args) {
+        const o = bsHandle(db);
+        const nested = native.inTransaction(o.handle);
+        native.exec(o.handle, nested ? 'SAVEPOINT "\t_bs3.\t"' : begin);
+        let result;
+        try {
+          result = fn.apply(this, args);
+          if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
+            throw new TypeErrorCtor('Transaction function cannot return a promise');
+          }
+          native.exec(o.handle, nested ? 'RELEASE "\t_bs3.\t"' : 'COMMIT');
+        } catch (e) {
+          if (native.isOpen(o.handle) && native.inTransaction(o.handle)) {
+            native.exec(o.handle, nested ? 'ROLLBACK TO "\t_bs3.\t"; RELEASE "\t_bs3.\t"' : 'ROLLBACK');
+          }
+          throw e;
+        }
+        return result;
+      };
+      return run;
+    };
+    const variants = {
+      default: wrap('BEGIN'), deferred: wrap('BEGIN DEFERRED'),
+      immediate: wrap('BEGIN IMMEDIATE'), exclusive: wrap('BEGIN EXCLUSIVE'),
+    };
+    const main = variants.default;
+    for (const k of objectKeys(variants)) {
+      defineProperty(variants[k], 'database', { value: db });
+      for (const k2 of objectKeys(variants)) defineProperty(variants[k], k2, { value: variants[k2] });
+    }
+    return main;
+  };
+
+  // better-sqlite3's binding: each argument an anonymous value, an array of them, or
+  // an object of named values.
+  function bsBind(st, args) {
+    const positional = [];
+    let named;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (isArray(a)) {
+        for (let k = 0; k < a.length; k++) positional.push(a[k]);
+      } else if (isPlainObject(a) && !(a instanceof Date)) {
+        if (named !== undefined) throw new TypeErrorCtor('You cannot specify named parameters in two different objects');
+        named = a;
+      } else {
+        positional.push(a);
+      }
+    }
+    native.bind(st.handle, positional, named, BIND_BETTER);
+  }
+
+  function bsStatement(stmt) {
+    const st = stmt !== null && typeof stmt === 'object' ? stmt[kBs] : undefined;
+    if (st === undefined) throw new TypeErrorCtor('Illegal invocation');
+    if (!native.isOpen(st.db.handle)) throw notOpenBs();
+    if (st.busy) throw new TypeErrorCtor('This statement is busy executing a query');
+    return st;
+  }
+
+  // Binds the arguments of one call, or checks that bind() bound them already.
+  function bsPrepareCall(st, args) {
+    if (st.bound) {
+      if (args.length > 0) throw new TypeErrorCtor('This statement already has bound parameters');
+      return;
+    }
+    bsBind(st, args);
+  }
+
+  const bsMode = (st) => st.pluck ? ROW_PLUCK : st.raw ? ROW_ARRAY : st.expand ? ROW_EXPAND : ROW_OBJECT;
+
+  function Statement(key, database, o, handle, pragma) {
+    if (key !== kBs) throw new TypeErrorCtor('Statements can only be constructed by the db.prepare() method');
+    const reader = pragma === true || native.info(handle, INFO_COLUMNS) > 0;
+    defineProperty(this, kBs, {
+      value: { db: o, handle, reader, pluck: false, raw: false, expand: false,
+        safeIntegers: o.safeIntegers, bound: false, busy: false },
+    });
+    defineProperty(this, 'database', { value: database, enumerable: true });
+    defineProperty(this, 'source', { value: native.info(handle, INFO_SQL), enumerable: true });
+    defineProperty(this, 'reader', { value: reader, enumerable: true });
+    defineProperty(this, 'readonly', { value: native.info(handle, INFO_READONLY), enumerable: true });
+  }
+  const stProto = Statement.prototype;
+  defineProperty(stProto, 'busy', { get() { return this[kBs].busy; }, configurable: true });
+
+  const needReader = (st) => {
+    if (!st.reader) throw new TypeErrorCtor('This statement does not return data. Use run() instead');
+  };
+
+  stProto.run = function run(...args) {
+    const st = bsStatement(this);
+    if (st.reader) throw new TypeErrorCtor('This statement returns data. Use get(), all(), or iterate() instead');
+    bsPrepareCall(st, args);
+    if (st.db.verbose) st.db.verbose(native.info(st.handle, INFO_EXPANDED));
+    return native.run(st.handle, st.safeIntegers);
+  };
+
+  // get() and all(): the first row (or undefined), all rows.
+  function bsFetch(stmt, args, kind) {
+    const st = bsStatement(stmt);
+    needReader(st);
+    bsPrepareCall(st, args);
+    if (st.db.verbose) st.db.verbose(native.info(st.handle, INFO_EXPANDED));
+    return native.fetch(st.handle, bsMode(st), st.safeIntegers, kind);
+  }
+  stProto.get = function get(...args) { return bsFetch(this, args, FETCH_GET); };
+  stProto.all = function all(...args) { return bsFetch(this, args, FETCH_ALL); };
+
+  stProto.iterate = function iterate(...args) {
+    const st = bsStatement(this);
+    needReader(st);
+    bsPrepareCall(st, args);
+    if (st.db.verbose) st.db.verbose(native.info(st.handle, INFO_EXPANDED));
+    st.busy = true;
+    return rowIterator(st, () => bsMode(st), () => st.safeIntegers, () => { st.busy = false; });
+  };
+
+  // pluck(), raw(), expand(): the row shape; turning one on turns the others off.
+  for (const name of ['pluck', 'raw', 'expand']) {
+    stProto[name] = function (on) {
+      const st = bsStatement(this);
+      needReader(st);
+      const v = on === undefined ? true : !!on;
+      if (v) st.pluck = st.raw = st.expand = false;
+      st[name] = v;
+      return this;
+    };
+  }
+
+  stProto.safeIntegers = function safeIntegers(on) {
+    bsStatement(this).safeIntegers = on === undefined ? true : !!on;
+    return this;
+  };
+
+  stProto.columns = function columns() {
+    const st = bsStatement(this);
+    needReader(st);
+    return native.columns(st.handle).map((c) => ({
+      name: c.name, column: c.column, table: c.table, database: c.database, type: c.type,
+    }));
+  };
+
+  stProto.bind = function bind(...args) {
+    const st = bsStatement(this);
+    if (st.bound) throw new TypeErrorCtor('The bind() method can only be invoked once per statement object');
+    bsBind(st, args);
+    st.bound = true;
+    return this;
+  };
+
+  Database.SqliteError = SqliteError;
+  Database.default = Database;
+
+  return freeze({
+    modules: freeze({ sqlite: freeze(nodeSqlite), 'better-sqlite3': Database }),
+    version: host.version,
+  });
+})();
