@@ -38,6 +38,17 @@ $(BENCH_BIN)/native_qjs: bench/native_qjs.c bench/bench.h $(QJS_SRCS:%=$(BENCH_B
 	$(CC) $(BENCH_CFLAGS) -D_GNU_SOURCE -isystem $(QJS) bench/native_qjs.c \
 		$(QJS_SRCS:%=$(BENCH_BIN)/qjs-%.o) -o $@ -lm -lpthread
 
+# The reference of the sqlite rows: the guest's SQLite (its compile options, less the
+# WASI-only ones) compiled natively, driven by bench/sqlite_native.c.
+BENCH_SQLITE_CFLAGS := -O2 -w $(filter-out -D_WASI% -DSQLITE_EXTRA_INIT%,$(SQLITE_CFLAGS))
+
+$(BENCH_BIN)/sqlite3.o: $(SQLITE)/.stamp
+	@mkdir -p $(BENCH_BIN)
+	$(CC) $(BENCH_SQLITE_CFLAGS) -c $(SQLITE)/sqlite3.c -o $@
+
+$(BENCH_BIN)/sqlite_native: bench/sqlite_native.c bench/bench.h $(BENCH_BIN)/sqlite3.o
+	$(CC) $(BENCH_CFLAGS) -isystem $(SQLITE) bench/sqlite_native.c $(BENCH_BIN)/sqlite3.o -o $@ -lm
+
 $(BENCH_BIN)/capsa_bench: bench/capsa_bench.c bench/bench.h $(BUILD)/libcapsa.a
 	@mkdir -p $(BENCH_BIN)
 	$(CC) $(BENCH_CFLAGS) bench/capsa_bench.c -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
@@ -65,7 +76,8 @@ $(BENCH_UNMETERED)/capsa_bench: bench/capsa_bench.c bench/bench.h $(HOST_SRCS:%=
 		$(BENCH_UNMETERED)/guest-module.o $(HOST_LIBS)
 
 .PHONY: bench-build bench-deps bench-quick bench-mcp bench-serve
-bench-build: all $(BENCH_BIN)/native_qjs $(BENCH_BIN)/capsa_bench $(BENCH_UNMETERED)/capsa_bench
+bench-build: all $(BENCH_BIN)/native_qjs $(BENCH_BIN)/capsa_bench $(BENCH_UNMETERED)/capsa_bench \
+	$(BENCH_BIN)/sqlite_native
 
 # gnuplot for the chart and the peers' pinned npm packages; never fatal (the rows
 # of what is missing say "unavailable", and the chart is skipped).
@@ -96,7 +108,7 @@ BENCH_RUN = @BENCH_BIN=$(BENCH_BIN) BENCH_UNMETERED=$(BENCH_UNMETERED)/capsa_ben
 	BENCH_SANDBOXES=$(BENCH_SANDBOXES) BENCH_PROCESS_RUNS=$(BENCH_PROCESS_RUNS) \
 	BENCH_NODE_MODULES=$(BENCH_BIN)/node_modules BENCH_CLOCK=$(BENCH_CLOCK) \
 	BENCH_RUNTIME_JS=guest/runtime.js BENCH_INTL_JS=guest/intl.js \
-	BENCH_TOOL_SCRIPT=bench/tool_calls.js sh bench/bench.sh $(BENCH_SCRIPTS) && sh bench/plot.sh $(BUILD)/bench.json $(BUILD)/bench.png
+	BENCH_TOOL_SCRIPT=bench/tool_calls.js BENCH_SQLITE_SCRIPT=bench/sqlite/insert_group.js sh bench/bench.sh $(BENCH_SCRIPTS) && sh bench/plot.sh $(BUILD)/bench.json $(BUILD)/bench.png
 
 bench: bench-build bench-deps
 	$(BENCH_RUN)

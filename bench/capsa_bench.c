@@ -1,6 +1,8 @@
 /* The benchmark's capsa side, through the public API only.
  *
  *   capsa_bench compute REPS WARMUP SCRIPT...  time capsa_run of each script in one sandbox
+ *   capsa_bench sqlite REPS WARMUP SCRIPT...   the same for the SQLite scripts (bench/sqlite/),
+ *                                             their rows named sqlite.NAME
  *   capsa_bench latency N [pooled]            time capsa_sandbox_new + return 1+1 + free
  *                                             (pooled: from an engine with a pool of one
  *                                             instance, which free restores in place)
@@ -46,7 +48,7 @@ static void report_failure(capsa_sandbox *sb, const char *what, int rc, const ca
         fprintf(stderr, "%s\n", capsa_result_error_stack(r));
 }
 
-static int compute(int reps, int warmup, int nscripts, char **scripts)
+static int compute(const char *prefix, int reps, int warmup, int nscripts, char **scripts)
 {
     capsa_sandbox *sb;
     int rc = capsa_sandbox_new(engine, NULL, &sb);
@@ -82,7 +84,7 @@ static int compute(int reps, int warmup, int nscripts, char **scripts)
         }
         snprintf(check, sizeof(check), "%s", capsa_result_value(r) ? capsa_result_value(r) : "-");
         bench_sort(t, (size_t)reps);
-        printf("compute.%s ms %.3f %.3f %.3f %.3f %s\n", name, bench_median(t, (size_t)reps),
+        printf("%s.%s ms %.3f %.3f %.3f %.3f %s\n", prefix, name, bench_median(t, (size_t)reps),
                t[0], t[reps - 1], bench_percentile(t, (size_t)reps, 99), check);
         fflush(stdout);
         free(code);
@@ -517,7 +519,9 @@ int main(int argc, char **argv)
         return 1;
     }
     if (argc >= 5 && strcmp(argv[1], "compute") == 0)
-        rc = compute(bench_count(argv[2], 7), atoi(argv[3]), argc - 4, argv + 4);
+        rc = compute("compute", bench_count(argv[2], 7), atoi(argv[3]), argc - 4, argv + 4);
+    else if (argc >= 5 && strcmp(argv[1], "sqlite") == 0)
+        rc = compute("sqlite", bench_count(argv[2], 7), atoi(argv[3]), argc - 4, argv + 4);
     else if ((argc == 3 || pooled) && strcmp(argv[1], "latency") == 0)
         rc = latency(bench_count(argv[2], 1000), pooled ? "latency.pooled" : "latency.capsa");
     else if (argc >= 3 && strcmp(argv[1], "memory") == 0)
@@ -528,6 +532,7 @@ int main(int argc, char **argv)
         rc = checkpoint_bench(bench_count(argv[2], 7));
     else {
         fprintf(stderr, "usage: capsa_bench compute REPS WARMUP SCRIPT...\n"
+                        "       capsa_bench sqlite REPS WARMUP SCRIPT...\n"
                         "       capsa_bench latency N [pooled]\n"
                         "       capsa_bench memory N\n"
                         "       capsa_bench tools REPS [SCRIPT]\n"

@@ -108,6 +108,7 @@ typedef struct sq_stmt sq_stmt;
 typedef struct sq_db {
     sqlite3 *db;       /* NULL once closed */
     int flavor;
+    int running;       /* sqlite3_step calls in progress (nested through user functions) */
     sq_stmt *stmts;    /* its open statements, finalized when it closes */
     JSContext *ctx;    /* for user functions */
     JSValue pending;   /* a user function's exception, rethrown by the failed call */
@@ -117,6 +118,7 @@ struct sq_stmt {
     sqlite3_stmt *st;  /* NULL once finalized */
     sq_db *db;
     JSValue db_obj;    /* keeps db alive while the statement is */
+    int running;       /* inside sqlite3_step: a user function must not reset or rebind it */
     sq_stmt *next, *prev;
 };
 
@@ -292,7 +294,8 @@ static sq_db *open_db(JSContext *c, JSValueConst v)
     return d;
 }
 
-/* s of a native's argument, not finalized; NULL with an exception pending. */
+/* s of a native's argument, not finalized and not running (a user function that
+ * uses the statement calling it); NULL with an exception pending. */
 static sq_stmt *live_stmt(JSContext *c, JSValueConst v)
 {
     sq_stmt *s = JS_GetOpaque2(c, v, stmt_class);
@@ -300,7 +303,23 @@ static sq_stmt *live_stmt(JSContext *c, JSValueConst v)
         throw_state(c, s->db, "statement has been finalized", "The database connection is not open");
         return NULL;
     }
+    if (s && s->running) {
+        throw_state(c, s->db, "statement is busy executing a query",
+                    "This statement is busy executing a query");
+        return NULL;
+    }
     return s;
+}
+
+/* sqlite3_step of s, marked as running meanwhile (see live_stmt and js_close). */
+static int stmt_step(sq_stmt *s)
+{
+    s->running = 1;
+    s->db->running++;
+    int rc = sqlite3_step(s->st);
+    s->db->running--;
+    s->running = 0;
+    return rc;
 }
 
 /* ---- values ---------------------------------------------------------------------- */
@@ -504,6 +523,11 @@ static JSValue js_close(JSContext *c, JSValueConst this_val, int argc, JSValueCo
     sq_db *d = open_db(c, argv[0]);
     if (!d)
         return JS_EXCEPTION;
+    /* A user function closing its own connection would finalize statements in the
+       middle of their step. */
+    if (d->running)
+        return throw_state(c, d, "database is busy executing a query",
+                           "This database connection is busy executing a query");
     db_close(d);
     return JS_UNDEFINED;
 }
@@ -534,7 +558,9 @@ static JSValue js_exec(JSContext *c, JSValueConst this_val, int argc, JSValueCon
     if (!sql)
         return JS_EXCEPTION;
     char *err = NULL;
+    d->running++;
     int rc = sqlite3_exec(d->db, sql, NULL, NULL, &err);
+    d->running--;
     JS_FreeCString(c, sql);
     sqlite3_free(err);
     return rc == SQLITE_OK ? JS_UNDEFINED : throw_db(c, d, rc);
@@ -795,7 +821,7 @@ static JSValue js_fetch(JSContext *c, JSValueConst this_val, int argc, JSValueCo
     JSValue out = kind == FETCH_ALL ? JS_NewArray(c) : JS_UNDEFINED;
     uint32_t count = 0;
     int rc;
-    while (!JS_IsException(out) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while (!JS_IsException(out) && (rc = stmt_step(s)) == SQLITE_ROW) {
         JSValue row = make_row(c, s, mode, bigint, names);
         if (JS_IsException(row)) {
             JS_FreeValue(c, out);
@@ -845,7 +871,7 @@ static JSValue js_run(JSContext *c, JSValueConst this_val, int argc, JSValueCons
         return JS_EXCEPTION;
     sqlite3 *db = s->db->db;
     int rc;
-    while ((rc = sqlite3_step(s->st)) == SQLITE_ROW)
+    while ((rc = stmt_step(s)) == SQLITE_ROW)
         ;
     if (rc != SQLITE_DONE) {
         JSValue e = throw_db(c, s->db, rc);
@@ -868,6 +894,9 @@ static JSValue js_reset(JSContext *c, JSValueConst this_val, int argc, JSValueCo
     sq_stmt *s = JS_GetOpaque2(c, argv[0], stmt_class);
     if (!s)
         return JS_EXCEPTION;
+    if (s->running)
+        return throw_state(c, s->db, "statement is busy executing a query",
+                           "This statement is busy executing a query");
     if (s->st)
         sqlite3_reset(s->st);
     return JS_UNDEFINED;

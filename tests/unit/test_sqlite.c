@@ -1,8 +1,9 @@
 /* SQLite in the guest under the sandbox's limits, through the public API: a full
  * disk quota and a timeout in the middle of a transaction leave the database as it
- * was, journal modes DELETE and WAL (exclusive) survive a stopped guest, a corrupt
- * file is an error, the :memory: databases of two sandboxes stay apart, and the host
- * reads a guest's database file (a valid SQLite file) with capsa_fs_read. */
+ * was, journal modes DELETE and WAL (exclusive) survive a stopped guest, the guest's
+ * memory limit is SQLITE_NOMEM, a corrupt file is an error, the :memory: databases of
+ * two sandboxes stay apart, and the host reads a guest's database file (a valid SQLite
+ * file) with capsa_fs_read. */
 #define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <string.h>
@@ -32,8 +33,10 @@ static const capsa_result *run(capsa_sandbox *sb, const char *code, int *rc)
     return r;
 }
 
-/* A sandbox with a timeout (0: the default) and a file-content quota (0: default). */
-static capsa_sandbox *sandbox(uint64_t timeout_ms, uint64_t fs_max_bytes)
+/* A sandbox with a timeout, a file-content quota, a memory limit and a fuel budget
+ * (each 0: the default). */
+static capsa_sandbox *sandbox(uint64_t timeout_ms, uint64_t fs_max_bytes, uint64_t memory_limit,
+                              uint64_t fuel)
 {
     capsa_options o;
     capsa_options_init(&o);
@@ -41,6 +44,9 @@ static capsa_sandbox *sandbox(uint64_t timeout_ms, uint64_t fs_max_bytes)
         o.timeout_ms = timeout_ms;
     if (fs_max_bytes)
         o.fs_max_bytes = o.fs_max_file = fs_max_bytes;
+    if (memory_limit)
+        o.memory_limit = memory_limit;
+    o.fuel = fuel;
     capsa_sandbox *sb = NULL;
     CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_OK, "a sandbox is created");
     return sb;
@@ -67,7 +73,7 @@ static void expect(capsa_sandbox *sb, const char *code, const char *want, const 
 
 TEST(quota_in_transaction)
 {
-    capsa_sandbox *sb = sandbox(0, 256 << 10);
+    capsa_sandbox *sb = sandbox(0, 256 << 10, 0, 0);
     expect(sb,
            "const { DatabaseSync } = require('node:sqlite');"
            "const db = new DatabaseSync('/workspace/q.db');"
@@ -108,7 +114,7 @@ TEST(timeout_in_transaction)
 {
     static const char *const modes[] = { "delete", "wal" };
     for (int m = 0; m < 2; m++) {
-        capsa_sandbox *sb = sandbox(1500, 0);
+        capsa_sandbox *sb = sandbox(1500, 0, 0, 0);
         char code[1024];
         snprintf(code, sizeof(code),
                  "const { DatabaseSync } = require('node:sqlite');"
@@ -155,11 +161,7 @@ TEST(timeout_in_transaction)
 
 TEST(long_query_fuel)
 {
-    capsa_options o;
-    capsa_options_init(&o);
-    o.fuel = 50000000;
-    capsa_sandbox *sb = NULL;
-    CHECK_INT(capsa_sandbox_new(engine, &o, &sb), CAPSA_OK, "a sandbox with a fuel budget");
+    capsa_sandbox *sb = sandbox(0, 0, 0, 50000000);
     int rc;
     run(sb,
         "const { DatabaseSync } = require('node:sqlite');"
@@ -175,9 +177,29 @@ TEST(long_query_fuel)
     capsa_sandbox_free(sb);
 }
 
+TEST(memory_limit)
+{
+    capsa_sandbox *sb = sandbox(0, 0, 32u << 20, 0);
+    expect(sb,
+           "const { DatabaseSync } = require('node:sqlite');"
+           "const db = new DatabaseSync(':memory:');"
+           "db.exec('create table t(b)');"
+           "const ins = db.prepare('insert into t values (?)');"
+           "try { for (let i = 0; i < 1e5; i++) ins.run('x'.repeat(10000)); }"
+           "catch (e) { return [e.code, e.errcode, e.message]; }"
+           "return 'no error';",
+           "[\"ERR_SQLITE_ERROR\",7,\"out of memory\"]",
+           "an in-memory database past the guest's memory is SQLITE_NOMEM (7)");
+    expect(sb,
+           "const { DatabaseSync } = require('node:sqlite');"
+           "return new DatabaseSync(':memory:').prepare('select 1 as v').get().v;",
+           "1", "the sandbox goes on working");
+    capsa_sandbox_free(sb);
+}
+
 TEST(corrupt_file)
 {
-    capsa_sandbox *sb = sandbox(0, 0);
+    capsa_sandbox *sb = sandbox(0, 0, 0, 0);
     expect(sb,
            "const { DatabaseSync } = require('node:sqlite');"
            "const db = new DatabaseSync('/workspace/bad.db');"
@@ -218,7 +240,7 @@ TEST(corrupt_file)
 
 TEST(memory_databases_apart)
 {
-    capsa_sandbox *a = sandbox(0, 0), *b = sandbox(0, 0);
+    capsa_sandbox *a = sandbox(0, 0, 0, 0), *b = sandbox(0, 0, 0, 0);
     expect(a,
            "const { DatabaseSync } = require('node:sqlite');"
            "globalThis.db = new DatabaseSync(':memory:');"
@@ -237,7 +259,7 @@ TEST(memory_databases_apart)
 
 TEST(host_reads_database)
 {
-    capsa_sandbox *sb = sandbox(0, 0);
+    capsa_sandbox *sb = sandbox(0, 0, 0, 0);
     expect(sb,
            "const Database = require('better-sqlite3');"
            "const db = new Database('/workspace/h.db');"
@@ -251,7 +273,7 @@ TEST(host_reads_database)
     CHECK(len >= 1024 && len % 512 == 0, "the file is whole pages");
     CHECK(data && memcmp(data, "SQLite format 3", 16) == 0, "it starts with SQLite's header");
     CHECK(data && memmem(data, len, "from the guest", 14) != NULL, "and holds the row");
-    capsa_sandbox *other = sandbox(0, 0);
+    capsa_sandbox *other = sandbox(0, 0, 0, 0);
     CHECK_INT(capsa_fs_write(other, "/tmp/copy.db", data, len), CAPSA_OK,
               "the bytes go into another sandbox");
     expect(other,
@@ -272,6 +294,7 @@ int main(void)
     RUN(quota_in_transaction);
     RUN(timeout_in_transaction);
     RUN(long_query_fuel);
+    RUN(memory_limit);
     RUN(corrupt_file);
     RUN(memory_databases_apart);
     RUN(host_reads_database);

@@ -141,6 +141,17 @@ check('user functions', () => {
   db.function('thrower', () => { throw new RangeError('mine'); });
   throwsWith(() => db.prepare('select thrower()').get(), { name: 'RangeError', message: 'mine' });
 });
+check('a user function cannot close its connection or rerun its statement', () => {
+  const m = new Database(':memory:');
+  let stmt;
+  m.function('closer', () => { m.close(); return 1; });
+  m.function('again', () => stmt.get());
+  throwsWith(() => m.prepare('select closer()').get(), { name: 'TypeError', message: 'This database connection is busy executing a query' });
+  stmt = m.prepare('select again()');
+  throwsWith(() => stmt.get(), { name: 'TypeError', message: 'This statement is busy executing a query' });
+  assert.strictEqual(m.prepare('select 5').pluck().get(), 5);
+  m.close();
+});
 check('readonly and fileMustExist', () => {
   const ro = new Database('/workspace/b.db', { readonly: true });
   assert.strictEqual(ro.readonly, true);
