@@ -142,8 +142,16 @@ $(GOBJ)/%.o: guest/%.c $(wildcard guest/*.h) $(wildcard guest/shell/*.h) $(GEN)/
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) -Wall -Wextra -Werror -c $< -o $@
 
+# The options SQLite's objects are compiled with, rewritten only when they change,
+# so that a change compiles them again.
+$(GOBJ)/sqlite.flags: FORCE
+	@mkdir -p $(GOBJ)
+	@echo '$(SQLITE_CFLAGS)' | cmp -s - $@ || echo '$(SQLITE_CFLAGS)' > $@
+.PHONY: FORCE
+FORCE:
+
 # SQLite is third-party code: its own warnings are not ours to fix (-w).
-$(GOBJ)/sqlite3.o: $(SQLITE)/.stamp
+$(GOBJ)/sqlite3.o: $(SQLITE)/.stamp $(GOBJ)/sqlite.flags
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) $(SQLITE_CFLAGS) -w -c $(SQLITE)/sqlite3.c -o $@
 
@@ -156,7 +164,8 @@ $(GOBJ)/shell-%.o: guest/shell/%.c $(wildcard guest/shell/*.h)
 # deps/sqlite/*.patch) inside sqlite3_cli.c, third-party code compiled as the library
 # is (its options, -w), without assertions as in SQLite's release builds; errno is
 # reached as sh.h says (local-exec).
-$(GOBJ)/shell-sqlite3_cli.o: guest/shell/sqlite3_cli.c guest/shell/sqlite3_cli.h $(SQLITE)/.stamp
+$(GOBJ)/shell-sqlite3_cli.o: guest/shell/sqlite3_cli.c guest/shell/sqlite3_cli.h $(SQLITE)/.stamp \
+		$(GOBJ)/sqlite.flags
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) $(SQLITE_CFLAGS) -DNDEBUG -ftls-model=local-exec -I$(SQLITE) -w -c $< -o $@
 
