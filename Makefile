@@ -169,11 +169,15 @@ $(GOBJ)/shell-sqlite3_cli.o: guest/shell/sqlite3_cli.c guest/shell/sqlite3_cli.h
 	@mkdir -p $(GOBJ)
 	$(WASM_CC) $(GUEST_CFLAGS) $(SQLITE_CFLAGS) -DNDEBUG -ftls-model=local-exec -I$(SQLITE) -w -c $< -o $@
 
-# guest/abi.h must name every import and export of the module (tools/check-abi.sh).
+# guest/abi.h must name every import and export of the module (tools/check-abi.sh),
+# and no instruction of it may write its function table.
 $(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
 		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o) $(GOBJ)/sqlite3.o guest/abi.h tools/check-abi.sh
 	$(WASM_CC) $(GUEST_LDFLAGS) $(filter %.o,$^) $(SQLITE_LDLIBS) -o $@
 	sh tools/check-abi.sh $@ guest/abi.h || { rm -f $@; exit 1; }
+	@if wasm-objdump -d $@ | grep -qE ' (table\.(set|grow|fill|copy|init)|elem\.drop)'; then \
+	    echo "$@ writes its function table: a recycled instance keeps its table" \
+	        "(src/instance.c, capsa__instance_recycle)" >&2; rm -f $@; exit 1; fi
 
 # The module is named explicitly (-n guest: Z_guest_*). wasm2c's output is
 # then metered (tools/instrument.sh) so that time and fuel limits stop any guest code.

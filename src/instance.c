@@ -455,6 +455,12 @@ int capsa__instance_recycle(const capsa__image *img, capsa__instance *g)
         return CAPSA_ENOMEM;
     globals_from_image(img, g);
     g->host.memory = g->wasi.memory = &g->inst.w2c_memory;
+    /* The guest has no instruction that writes its function table (the build
+       refuses a guest.wasm with table.set, .grow, .fill, .copy, .init or
+       elem.drop), nor does the host: an instance's table, made from the image, is
+       still the image's. */
+    if (g->inst.w2c_T0.data && g->inst.w2c_T0.size == img->table_size)
+        return CAPSA_OK;
     return table_from_image(img, g) == 0 ? CAPSA_OK : CAPSA_ENOMEM;
 }
 
