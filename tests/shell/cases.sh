@@ -1,3 +1,4 @@
+#!/bin/bash
 # The case files of tests/shell/compare.sh and tests/sqlite/compare.sh (sourced by
 # both, under bash): blank lines and lines starting with # are skipped; a case of
 # several lines goes between a line "<<<" and a line ">>>". A case may carry a
