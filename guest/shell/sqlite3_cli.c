@@ -1,7 +1,7 @@
 /* SQLite's own command-line shell (build/sqlite/shell.c, the sqlite3 command of
  * the pinned SQLite, patched by deps/sqlite/shell-embed.patch) compiled as the
  * engine of the sqlite3 applet: the macros below send its process-level calls to
- * sqlite3.c (sqlite3_cli.h). Third-party code is compiled without our warnings. */
+ * sqlite3_applet.c (sqlite3_cli.h). Third-party code is compiled without our warnings. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

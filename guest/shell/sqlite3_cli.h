@@ -1,8 +1,8 @@
-/* The sqlite3 applet's two halves and what each calls of the other: sqlite3.c,
+/* The sqlite3 applet's two halves and what each calls of the other: sqlite3_applet.c,
  * the applet (one run: its streams, working directory and exit status), and
  * sqlite3_cli.c, SQLite's own shell.c compiled with macros that send its
  * process-level calls (standard streams, exit, environment, terminal, files)
- * to sqlite3.c. Only these two files include this header. */
+ * to sqlite3_applet.c. Only these two files include this header. */
 #ifndef CAPSA_SHELL_SQLITE3_CLI_H
 #define CAPSA_SHELL_SQLITE3_CLI_H
 
@@ -11,14 +11,14 @@
 /* --- sqlite3_cli.c ------------------------------------------------------------ */
 
 /* shell.c's main: the sqlite3 command. argv[argc] must be a valid string (see
- * sqlite3.c: shell.c reads it after a missing option argument once exit() has
+ * sqlite3_applet.c: shell.c reads it after a missing option argument once exit() has
  * returned). Returns its exit status. */
 int sh_sqlite3_cli_main(int argc, char **argv);
 /* Puts shell.c's file-scope variables back to their initial values, before each
  * run: the applet runs many times in one process. */
 void sh_sqlite3_cli_reset(void);
 
-/* --- sqlite3.c: what shell.c's process-level calls become --------------------- */
+/* --- sqlite3_applet.c: what shell.c's process-level calls become --------------------- */
 
 /* The run's standard streams (0 in, 1 out, 2 err): FILEs over the applet's
  * input and output, valid during a run. */
