@@ -3,11 +3,18 @@
 # of the README; both install missing Debian packages first (deps/install.sh).
 
 BUILD      ?= build
-QJS        := $(BUILD)/quickjs
-SQLITE     := $(BUILD)/sqlite
-GEN        := $(BUILD)/gen
+# GUEST_FROM=DIR: the guest (its sources, wasm, generated C and compiled object) is
+# the one already made in build directory DIR, and this build has no rule to make it.
+# The sanitizer and fuzz builds take the normal build's (test-sanitize, fuzz-build):
+# the generated C is compiled without their flags anyway (GEN_CFLAGS), so a second
+# compile of it would make the same code again.
+GUEST_DIR  := $(or $(GUEST_FROM),$(BUILD))
+QJS        := $(GUEST_DIR)/quickjs
+SQLITE     := $(GUEST_DIR)/sqlite
+GEN        := $(GUEST_DIR)/gen
 OBJ        := $(BUILD)/obj
-GOBJ       := $(BUILD)/guest-obj
+GOBJ       := $(GUEST_DIR)/guest-obj
+GUEST_OBJ  := $(GUEST_DIR)/obj/guest-module.o
 
 CC         ?= gcc
 WASM_CC    ?= clang-14
@@ -92,7 +99,7 @@ SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
 HOST_SRCS  := rt vfs vfs_host vfs_tar vfs_ckpt wasi instance sandbox fs policy tools audit dts json result buf error \
 	schema sha256 checkpoint ckpt_body
-HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/guest-module.o
+HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(GUEST_OBJ)
 # What reaches capsa from outside (net/: JSON-RPC, the MCP server and its
 # transports), a library of its own beside libcapsa, built on include/capsa.h
 # only, so that an embedder of the core links none of it.
@@ -120,6 +127,7 @@ $(BUILD)/.deps-checked: deps/check.sh
 	@touch $@
 
 # --- third-party sources -------------------------------------------------------------
+ifeq ($(GUEST_FROM),)
 $(QJS)/.stamp: deps/fetch.sh deps/quickjs.lock $(wildcard deps/quickjs/*.patch) | $(BUILD)/.deps-checked
 	@sh deps/fetch.sh quickjs $(QJS)
 	@touch $@
@@ -171,7 +179,7 @@ $(GOBJ)/shell-sqlite3_cli.o: guest/shell/sqlite3_cli.c guest/shell/sqlite3_cli.h
 
 # guest/abi.h must name every import and export of the module (tools/check-abi.sh),
 # and no instruction of it may write its function table.
-$(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
+$(GUEST_DIR)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
 		$(SHELL_GUEST_SRCS:%=$(GOBJ)/shell-%.o) $(GOBJ)/sqlite3.o guest/abi.h tools/check-abi.sh
 	$(WASM_CC) $(GUEST_LDFLAGS) $(filter %.o,$^) $(SQLITE_LDLIBS) -o $@
 	sh tools/check-abi.sh $@ guest/abi.h || { rm -f $@; exit 1; }
@@ -181,7 +189,7 @@ $(BUILD)/guest.wasm: $(QJS_SRCS:%=$(GOBJ)/qjs-%.o) $(GUEST_SRCS:%=$(GOBJ)/%.o) \
 
 # The module is named explicitly (-n guest: Z_guest_*). wasm2c's output is
 # then metered (tools/instrument.sh) so that time and fuel limits stop any guest code.
-$(GEN)/guest.c: $(BUILD)/guest.wasm tools/instrument.sh
+$(GEN)/guest.c: $(GUEST_DIR)/guest.wasm tools/instrument.sh
 	@mkdir -p $(GEN)
 	$(WASM2C) -n guest $< -o $(GEN)/guest-raw.c
 	sh tools/instrument.sh $(GEN)/guest-raw.c $(GEN)/guest-raw.h $(GEN)/guest.c $(GEN)/guest.h
@@ -224,9 +232,10 @@ define guest_cc
 	fi || { rm -f $(2); exit 1; }
 endef
 
-$(OBJ)/guest-module.o: $(GEN)/guest.c src/fuel.h tools/pgo-train.sh | \
+$(GUEST_OBJ): $(GEN)/guest.c src/fuel.h tools/pgo-train.sh | \
 		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS) $(BUILD)/libcapsa-net.a
 	$(call guest_cc,$<,$@)
+endif # GUEST_FROM
 
 # --- the host --------------------------------------------------------------------------
 $(OBJ)/%.o: src/%.c include/capsa.h $(wildcard src/*.h) guest/abi.h $(GEN)/guest.h $(GEN)/guest_id.h

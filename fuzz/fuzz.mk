@@ -12,8 +12,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 .PHONY: fuzz-build fuzz-replay fuzz
+# The guest is the normal build's (GUEST_FROM, as in test-sanitize): made first.
 fuzz-build: deps
-	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) SANITIZE=fuzz BUILD=$(FUZZ_BUILD) \
+	@$(MAKE) --no-print-directory $(GUEST_OBJ)
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) SANITIZE=fuzz BUILD=$(FUZZ_BUILD) GUEST_FROM=$(BUILD) \
 		$(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz/fuzz_%)
 
 # Built inside the fuzz build (BUILD=$(FUZZ_BUILD)), by fuzz-build.
