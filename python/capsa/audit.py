@@ -20,7 +20,7 @@ import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator
+from typing import IO, Any, Callable, Iterator, NamedTuple
 
 from . import _json
 
@@ -125,7 +125,7 @@ class AuditCollector:
 
     def __init__(self, config: AuditConfig | None = None, *, session_id: str = "") -> None:
         self._config = config or AuditConfig()
-        self._entries: list[AuditEntry] = []
+        self._entries: list[AuditEntry | _Pending] = []
         self._bytes = 0
         self._overflow: AuditEntry | None = None
         self.dropped = 0
@@ -154,6 +154,34 @@ class AuditCollector:
                 warnings.warn(f"capsa: custom_enricher raised {exc!r}", RuntimeWarning, stacklevel=2)
         self.add_entry(entry)
         return entry
+
+    def add_line_deferred(self, line: bytes | str) -> None:
+        """``add_line`` for the library's own lines, parsed only when the entries are
+        read (the parse is most of what collecting costs a run): stored as the text
+        with its context when nothing needs the entry at once, which is when the
+        config has neither a custom_enricher nor an output_path."""
+        cfg = self._config
+        if cfg.custom_enricher is not None or self._file is not None:
+            self.add_line(line)
+            return
+        text = line.decode("utf-8", "replace") if isinstance(line, (bytes, bytearray)) else line
+        pending = _Pending(text, self.session_id, cfg.agent_id, cfg.trace_id, self._turn_id)
+        with self._lock:
+            kept = len(self._entries) - (self._overflow is not None)
+            if ((cfg.max_entries is not None and kept >= cfg.max_entries)
+                    or (cfg.max_bytes is not None and self._bytes + len(text) > cfg.max_bytes)):
+                self._count_dropped(pending.entry())
+            else:
+                self._entries.append(pending)
+                self._bytes += len(text)
+
+    def _parsed(self) -> list[AuditEntry]:
+        """The entries, every deferred line parsed now and kept parsed (lock held)."""
+        entries = self._entries
+        for i, e in enumerate(entries):
+            if isinstance(e, _Pending):
+                entries[i] = e.entry()
+        return entries  # type: ignore[return-value]
 
     def add_entry(self, entry: AuditEntry, *, write_to_file: bool = True) -> None:
         size = len(entry.line) if entry.line is not None else 0
@@ -195,7 +223,7 @@ class AuditCollector:
     def get_entries(self, entry_type: str | None = None, since: datetime | None = None
                     ) -> Iterator[AuditEntry]:
         with self._lock:
-            entries = list(self._entries)
+            entries = list(self._parsed())
         for e in entries:
             if entry_type and e.type != entry_type:
                 continue
@@ -238,7 +266,7 @@ class AuditCollector:
     @property
     def entries(self) -> list[AuditEntry]:
         with self._lock:
-            return list(self._entries)
+            return list(self._parsed())
 
     @property
     def turn_id(self) -> int:
@@ -252,6 +280,20 @@ class AuditCollector:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+class _Pending(NamedTuple):
+    """A line of the library's audit log kept unparsed, with the context it came in."""
+
+    text: str
+    session_id: str
+    agent_id: str | None
+    trace_id: str | None
+    turn_id: int
+
+    def entry(self) -> AuditEntry:
+        return AuditEntry.from_line(self.text, session_id=self.session_id, agent_id=self.agent_id,
+                                    trace_id=self.trace_id, turn_id=self.turn_id)
 
 
 def _aware(ts: datetime) -> datetime:

@@ -611,7 +611,7 @@ class Sandbox:
 
     def _on_audit_line(self, line: bytes) -> None:
         try:
-            self._audit_collector.add_line(line)
+            self._audit_collector.add_line_deferred(line)
         except Exception as exc:  # noqa: BLE001 - never into C (output_path unwritable)
             warnings.warn(f"capsa: the audit collector failed: {exc!r}", RuntimeWarning, stacklevel=1)
         if self._on_audit is not None:

@@ -77,6 +77,38 @@ class CollectorCapTest(unittest.TestCase):
         self.assertEqual(len([e for e in c.entries if e.type == "tool_call"]), 3)
         self.assertEqual(c.dropped, 7)
 
+    def test_a_deferred_line_is_the_entry_of_add_line(self) -> None:
+        # The library's lines are parsed when read: the same entries, each with the
+        # context (turn) it came in, the same caps, non-UTF-8 and non-JSON kept.
+        cfg = AuditConfig(max_entries=4, agent_id="a1", trace_id="t1")
+        now, later = AuditCollector(cfg, session_id="s"), AuditCollector(cfg, session_id="s")
+        lines = [self.line(0), b"not json {", "caf\u00e9".encode("latin-1"), self.line(3),
+                 self.line(4), self.line(5)]
+        for i, line in enumerate(lines):
+            now.add_line(line)
+            later.add_line_deferred(line)
+            if i == 1:
+                now.new_turn()
+                later.new_turn()
+        self.assertEqual(len(later), 5)
+        self.assertEqual(later.dropped, 2)
+        self.assertEqual([e.data for e in later.entries], [e.data for e in now.entries])
+        got = [(e.type, e.session_id, e.agent_id, e.trace_id, e.turn_id, e.line)
+               for e in later.get_entries()]
+        want = [(e.type, e.session_id, e.agent_id, e.trace_id, e.turn_id, e.line) for e in now.entries]
+        self.assertEqual(got, want)
+        self.assertEqual([e.turn_id for e in later.entries[:4]], [0, 0, 1, 1])
+        self.assertEqual(later.entries[1].type, "unparsed")
+        self.assertEqual(later.entries[0].timestamp, now.entries[0].timestamp)
+
+    def test_deferred_bytes_cap(self) -> None:
+        size = len(self.line(0))
+        c = AuditCollector(AuditConfig(max_bytes=size * 3))
+        for i in range(10):
+            c.add_line_deferred(self.line(i))
+        self.assertEqual([e.data["id"] for e in c.entries if e.type == "tool_call"], [0, 1, 2])
+        self.assertEqual(c.dropped, 7)
+
     def test_no_line_is_lost(self) -> None:
         def enricher(d: dict) -> dict:
             raise KeyError("boom")
