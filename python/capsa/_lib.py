@@ -349,6 +349,7 @@ def _declare_net(h: ctypes.CDLL) -> None:
     _proto(h, "capsa_mcp_client_configure", c_int, c, c_char_p, c_size_t)
     _proto(h, "capsa_mcp_client_start", c_int, c)
     _proto(h, "capsa_mcp_client_attach", c_int, c, c_void_p, POINTER(c_uint64))
+    _proto(h, "capsa_mcp_client_defs", c_size_t, c, c_void_p, c_size_t, POINTER(c_uint64))
     _proto(h, "capsa_mcp_client_status_json", c_void_p, c)
     _proto(h, "capsa_mcp_client_errmsg", c_char_p, c)
     _proto(h, "capsa_mcp_client_free", None, c)

@@ -104,6 +104,23 @@ class MCPClient:
         _lib.net_lib().capsa_mcp_client_attach(self._handle, sandbox_handle, ctypes.byref(gen))
         return gen.value
 
+    def defs(self) -> tuple[list[_lib.ToolDef], int]:
+        """The definitions of the started servers' tools, for a restore to bind a
+        checkpoint's tools by name, and the client's generation (for ``attach`` to add
+        what came later). Their strings and callbacks are the client's: valid while it
+        is open."""
+        if self._handle is None:
+            raise CapsaError("the MCP client is closed")
+        net = _lib.net_lib()
+        gen = ctypes.c_uint64(0)
+        n = net.capsa_mcp_client_defs(self._handle, None, 0, ctypes.byref(gen))
+        while True:
+            arr = (_lib.ToolDef * max(n, 1))()
+            got = net.capsa_mcp_client_defs(self._handle, arr, n, ctypes.byref(gen))
+            if got <= n:
+                return list(arr[:got]), gen.value
+            n = got  # a list grew in between: again with room
+
     def status(self) -> list[dict[str, Any]]:
         """Each server: name, namespace, transport, state, error, tools, restarts, server,
         protocol_version."""

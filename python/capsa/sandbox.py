@@ -248,8 +248,9 @@ class _RunState:
 
 
 def _unpickle(data: bytes, tools: Any, tool_handler: Any, audit_config: Any,
-              mounts: Any) -> "Sandbox":
-    return Sandbox.restore(data, tools, tool_handler, audit_config, mounts=mounts)
+              mounts: Any, mcp_servers: Any = None) -> "Sandbox":
+    return Sandbox.restore(data, tools, tool_handler, audit_config, mounts=mounts,
+                           mcp_servers=mcp_servers)
 
 
 def _release(handle: int, keys: list[int], sandbox_key: int, engine: Engine,
@@ -315,7 +316,8 @@ class Sandbox:
                 audit_config: AuditConfig | None = None, *, mounts: Any = None,
                 on_output: OutputCallback | None = None,
                 on_audit: Callable[[dict[str, Any]], None] | None = None,
-                engine: Engine | None = None) -> "Sandbox":
+                engine: Engine | None = None, mcp_servers: Any = None,
+                mcp_log: Callable[[str, int, str], None] | None = None) -> "Sandbox":
         """A new sandbox from ``checkpoint()``'s bytes, in this process or another one
         running the same build of capsa: its JS state, files, limits, and capabilities
         with the calls each has allowed come from ``data``. ``tools`` give the handlers
@@ -323,7 +325,9 @@ class Sandbox:
         the checkpoint with no handler here raises ``CheckpointError``); tools that are
         not in the checkpoint are added. ``mounts`` give the checkpoint's mounts their
         host directories again (the kept copy is replaced by the directory's contents).
-        The audit entries of ``audit_log()`` start empty (the trail is in the sandbox's
+        ``mcp_servers`` (as for ``Sandbox``) are started again and give the
+        checkpoint's ``S.T`` tools their handlers; a tool a server lists now that the
+        checkpoint did not have joins before the first run. The audit entries of ``audit_log()`` start empty (the trail is in the sandbox's
         ``/log/actions.jsonl``). A blob that is not a checkpoint, is corrupt, or comes
         from another build raises ``CheckpointError`` (a ValueError) with the library's
         message."""
@@ -331,7 +335,7 @@ class Sandbox:
             raise TypeError(f"data must be bytes, not {type(data).__name__}")
         obj = cls.__new__(cls)
         obj._setup(tools, None, tool_handler, audit_config, None, mounts, on_output, on_audit,
-                   engine, bytes(data))
+                   engine, bytes(data), mcp_servers, mcp_log)
         return obj
 
     def checkpoint(self) -> bytes:
@@ -353,12 +357,12 @@ class Sandbox:
         return _lib.take_string(buf.value, n.value) or b""
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickling: the checkpoint, with the tools, tool_handler, audit_config and
-        mounts given at creation (so they must pickle too; on_output and on_audit are
-        not kept). Unpickling restores it, in this process or another, mounting the
-        mounts again."""
+        """Pickling: the checkpoint, with the tools, tool_handler, audit_config,
+        mounts and mcp_servers given at creation (so they must pickle too; on_output,
+        on_audit and mcp_log are not kept). Unpickling restores it, in this process or
+        another, mounting the mounts and starting the servers again."""
         return (_unpickle, (self.checkpoint(), self._tools_arg, self.tool_handler,
-                            self.audit_config, self._mounts))
+                            self.audit_config, self._mounts, self._mcp_servers_arg))
 
     def _setup(self, tools: Sequence[Any] | None, capabilities: Any,
                tool_handler: Callable[..., Any] | None, audit_config: AuditConfig | None,
@@ -367,9 +371,9 @@ class Sandbox:
                on_audit: Callable[[dict[str, Any]], None] | None, engine: Engine | None,
                checkpoint: bytes | None, mcp_servers: Any = None,
                mcp_log: Callable[[str, int, str], None] | None = None) -> None:
-        """Makes the sandbox: new (checkpoint None) or restored from checkpoint; a
-        restored one has no upstream MCP servers (their tools are not in a
-        checkpoint's bindings)."""
+        """Makes the sandbox: new (checkpoint None) or restored from checkpoint, whose
+        tools are bound by name to the host tools and to the upstream MCP servers'
+        (started first)."""
         self._handle: int | None = None
         self._finalizer: Any = None
         self._mcp: MCPClient | None = None
@@ -386,6 +390,7 @@ class Sandbox:
             raise TypeError(f"engine must be a capsa.Engine, not {type(engine).__name__}")
         self._limits = Limits.coerce(limits)
         self._tools_arg = list(tools) if tools is not None else None
+        self._mcp_servers_arg = mcp_servers
         self._bound: list[BoundTool] = bind_tools(tools, tool_handler)
         self._by_name = {t.name: t for t in self._bound}
         self._caps: list[ToolCallCap] = _capabilities(capabilities)
@@ -425,11 +430,20 @@ class Sandbox:
             rc = lib.capsa_sandbox_new(self._engine.handle, ctypes.byref(opts), ctypes.byref(handle))
             msg = f"cannot make a sandbox: {lib.capsa_errstr(rc).decode()}"
         else:
+            if mcp_servers is not None:
+                try:
+                    self._mcp = MCPClient(mcp_servers, on_log=mcp_log)
+                except BaseException:
+                    _lib.sandbox_registry.remove(self._sandbox_key)
+                    raise
+                self._mcp_clients.append(self._mcp)
             rc, msg = self._restore_handle(checkpoint, handle)
         if rc != _lib.OK:
             _lib.sandbox_registry.remove(self._sandbox_key)
             for k in self._tool_keys:
                 _lib.tools_registry.remove(k)
+            for client in self._mcp_clients:
+                client.close()
             if checkpoint is not None and rc not in (_lib.ENOMEM, _lib.ETOOMANY):
                 raise CheckpointError(msg, code=rc)
             raise error_for(rc, msg)
@@ -449,6 +463,8 @@ class Sandbox:
                 self._install_policy()
             else:
                 self._adopt_checkpoint()
+                if self._mcp is not None:
+                    self._mcp_generation = self._mcp.attach(self._handle, self._mcp_generation)
             lib.capsa_sandbox_options(self._handle, ctypes.byref(opts))
             self._timeout_ms = opts.timeout_ms
             self._tool_timeout_ms = opts.tool_timeout_ms
@@ -469,6 +485,9 @@ class Sandbox:
             if not t.is_async:
                 d.fn = _lib.TOOL_CALLBACK  # else NULL: step mode, settled by _drive
             defs.append(d)
+        if self._mcp is not None:
+            mcp_defs, self._mcp_generation = self._mcp.defs()
+            defs.extend(mcp_defs)
         ptrs = (ctypes.POINTER(_lib.ToolDef) * max(len(defs), 1))(
             *[ctypes.pointer(d) for d in defs])
         ro = _lib.RestoreOptions()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shutil
 import sys
 import tempfile
@@ -76,6 +77,40 @@ class MCPTest(unittest.TestCase):
             sb.run("await tools.fake.add_tool({name: 'later'})").raise_for_error()
             r = sb.run("return (await tools.fake.later({})).tool").raise_for_error()
             self.assertEqual(r.value, "later")
+
+    def test_restore_rebinds_the_servers_tools(self) -> None:
+        # A checkpoint names fake.echo: restored with the servers started again, the
+        # call reaches the new server, the budget used before is kept, and the state of
+        # the script too; without them the tool has no handler.
+        with capsa.Sandbox(capabilities=[capsa.ToolCallCap("fake.echo", max_calls=2)],
+                           mcp_servers=self.servers, mcp_log=quiet) as sb:
+            sb.run("globalThis.seen = [(await tools.fake.echo({text: 'a'})).args.text]"
+                   ).raise_for_error()
+            blob = sb.checkpoint()
+        with self.assertRaisesRegex(capsa.CheckpointError, "fake.echo"):
+            capsa.Sandbox.restore(blob)
+        with capsa.Sandbox.restore(blob, mcp_servers=self.servers, mcp_log=quiet) as back:
+            [st] = back.mcp_status()
+            self.assertEqual(st["state"], "ready")
+            r = back.run("seen.push((await tools.fake.echo({text: 'b'})).args.text);"
+                         "try { await tools.fake.echo({text: 'c'}) } catch (e) { seen.push(e.code) }"
+                         "return seen").raise_for_error()
+            self.assertEqual(r.value, ["a", "b", "permission_denied"])  # max_calls=2 spent
+        calls = [json.loads(x) for x in Path(self.log).read_text().splitlines()]
+        called = [c["name"] for c in calls if c.get("method") == "tools/call"]
+        self.assertEqual(called, ["echo", "echo"], "the refused call never reached a server")
+
+    def test_a_pickled_sandbox_starts_its_servers_again(self) -> None:
+        with capsa.Sandbox(capabilities=["fake.echo"], mcp_servers=self.servers,
+                           mcp_log=quiet) as sb:
+            sb.run("globalThis.n = 41").raise_for_error()
+            data = pickle.dumps(sb)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the refused bad_schema tool
+            back = pickle.loads(data)
+        with back:
+            r = back.run("return [n + 1, (await tools.fake.echo({text: 'p'})).tool]").raise_for_error()
+            self.assertEqual(r.value, [42, "echo"])
 
     def test_concurrent_calls_bounded_by_tool_concurrency(self) -> None:
         with capsa.Sandbox(capabilities=["fake.*"], mcp_servers=self.servers, mcp_log=quiet,
