@@ -69,12 +69,13 @@ SAN_LOGS := $(BUILD)-san/sanitizer-logs
 SAN_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:use_sigaltstack=0:detect_leaks=1:log_path=$(abspath $(SAN_LOGS))/asan \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(abspath $(SAN_LOGS))/ubsan \
 	CAPSA_TEST_SANITIZED=1
-# The guest is the normal build's (GUEST_FROM): made first, then shared.
+# The guest is the normal build's (GUEST_FROM): made first, then shared; the suites
+# get GUEST_FROM too, for the third-party sources they compile (tests/sqlite/statics.sh).
 test-sanitize: deps
 	@$(MAKE) --no-print-directory $(GUEST_OBJ)
 	@$(MAKE) --no-print-directory SANITIZE=1 BUILD=$(BUILD)-san GUEST_FROM=$(BUILD) test-build
 	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
-	@$(SAN_ENV) BUILD=$(BUILD)-san sh tests/run.sh; status=$$?; \
+	@$(SAN_ENV) BUILD=$(BUILD)-san GUEST_FROM=$(BUILD) sh tests/run.sh; status=$$?; \
 	if grep -l -E "ERROR|runtime error" $(SAN_LOGS)/* 2>/dev/null; then \
 		cat $$(grep -l -E "ERROR|runtime error" $(SAN_LOGS)/*); echo "sanitizers: errors reported"; exit 1; \
 	fi; echo "sanitizers: no errors reported"; exit $$status

@@ -4,7 +4,7 @@
 # file must be in a lower layer. The files are compiled natively and their
 # symbols read with nm. A file of a big applet (jq_*.c, awk_*.c, sqlite3_*.c) may
 # call the other files of the same applet (sqlite3_cli.c includes SQLite's shell.c
-# from $BUILD/sqlite). Prints "layers: N files, calls downwards
+# from $BUILD/sqlite, or $GUEST_FROM/sqlite when set). Prints "layers: N files, calls downwards
 # only", or each call that goes up or sideways, and exits 1.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,7 +34,7 @@ layer() {
 n=0
 for f in "$src"/*.c; do
     b=$(basename "$f" .c)
-    "$CC" -std=gnu11 -O0 -w -I"$here/../../${BUILD:-build}/sqlite" -I"$src" -c "$f" -o "$tmp/$b.o" ||
+    "$CC" -std=gnu11 -O0 -w -I"$here/../../${GUEST_FROM:-${BUILD:-build}}/sqlite" -I"$src" -c "$f" -o "$tmp/$b.o" ||
         exit 1
     nm "$tmp/$b.o" | awk -v f="$b" '$2 ~ /^[TDRB]$/ { print $3, f }' >> "$tmp/defs"
     nm -u "$tmp/$b.o" | awk -v f="$b" '{ print $2, f }' >> "$tmp/uses"

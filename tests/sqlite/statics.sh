@@ -13,9 +13,12 @@ CC=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 src=$root/guest/shell/sqlite3_cli.c
+# SQLite's sources are the guest's: those of GUEST_FROM's build when the build shares
+# another's guest (make test-sanitize).
+sqlite=$root/${GUEST_FROM:-$BUILD}/sqlite
 flags=$(make -s --no-print-directory -C "$root" BUILD="$BUILD" print-sqlite-native-cflags)
 # shellcheck disable=SC2086 # the flags are words
-if ! "$CC" -std=gnu11 -O0 -w -DNDEBUG $flags -I"$root/$BUILD/sqlite" -c "$src" -o "$tmp/cli.o"; then
+if ! "$CC" -std=gnu11 -O0 -w -DNDEBUG $flags -I"$sqlite" -c "$src" -o "$tmp/cli.o"; then
     echo "statics: cannot compile $src"
     echo "0 passed, 1 failed"
     exit 1
