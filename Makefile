@@ -99,7 +99,8 @@ SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
 HOST_SRCS  := rt vfs vfs_host vfs_tar vfs_ckpt wasi instance sandbox fs policy tools audit dts json result buf error \
 	schema sha256 checkpoint ckpt_body
-HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(GUEST_OBJ)
+# The library's objects: the host's, the guest's, and the ready image (below).
+HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(GUEST_OBJ) $(OBJ)/ready_image.o
 # What reaches capsa from outside (net/: JSON-RPC, the MCP server and its
 # transports), a library of its own beside libcapsa, built on include/capsa.h
 # only, so that an embedder of the core links none of it.
@@ -221,7 +222,7 @@ define guest_cc
 	    $(CC) $(GEN_CFLAGS) -fprofile-generate=$(abspath $(2).pgo) -fprofile-update=single \
 	        -c $(1) -o $(2) && \
 	    $(CC) -pthread -fprofile-generate -o $(2).train $(CLI_OBJS) \
-	        $(HOST_SRCS:%=$(OBJ)/%.o) $(2) $(CLI_LIBS) $(HOST_LIBS) && \
+	        $(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/ready_none.o $(2) $(CLI_LIBS) $(HOST_LIBS) && \
 	    sh tools/pgo-train.sh $(2).train && \
 	    $(CC) $(GEN_CFLAGS) -fprofile-use=$(abspath $(2).pgo) -fprofile-partial-training \
 	        -c $(1) -o $(2) && \
@@ -233,7 +234,7 @@ define guest_cc
 endef
 
 $(GUEST_OBJ): $(GEN)/guest.c src/fuel.h tools/pgo-train.sh | \
-		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS) $(BUILD)/libcapsa-net.a
+		$(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/ready_none.o $(CLI_OBJS) $(BUILD)/libcapsa-net.a
 	$(call guest_cc,$<,$@)
 endif # GUEST_FROM
 
@@ -241,6 +242,24 @@ endif # GUEST_FROM
 $(OBJ)/%.o: src/%.c include/capsa.h $(wildcard src/*.h) guest/abi.h $(GEN)/guest.h $(GEN)/guest_id.h
 	@mkdir -p $(OBJ)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+# The ready image (src/instance.c, src/ready_image.S): the guest's memory once
+# initialised, made by tools/mkimage.c, linked from this build's own host objects
+# and guest with an empty image (ready_none.o, which also serves links that must
+# start the guest themselves), so that a change to either makes it again. A
+# process then maps it instead of running the guest's start.
+$(OBJ)/ready_none.o: src/ready_image.S
+	@mkdir -p $(OBJ)
+	$(CC) -c $< -o $@
+
+$(OBJ)/ready_image.o: src/ready_image.S $(BUILD)/ready.img
+	$(CC) -DREADY_IMAGE='"$(abspath $(BUILD)/ready.img)"' -c $< -o $@
+
+$(BUILD)/mkimage: tools/mkimage.c $(HOST_SRCS:%=$(OBJ)/%.o) $(GUEST_OBJ) $(OBJ)/ready_none.o
+	$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LIBS)
+
+$(BUILD)/ready.img: $(BUILD)/mkimage
+	$(BUILD)/mkimage $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/libcapsa.a: $(HOST_OBJS)
 	rm -f $@ && ar rcs $@ $^

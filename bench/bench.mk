@@ -67,13 +67,13 @@ $(BENCH_UNMETERED)/guest.c: $(GEN)/guest.c
 	@mv $@.tmp $@
 
 $(BENCH_UNMETERED)/guest-module.o: $(BENCH_UNMETERED)/guest.c src/fuel.h tools/pgo-train.sh | \
-		$(HOST_SRCS:%=$(OBJ)/%.o) $(CLI_OBJS) $(BUILD)/libcapsa-net.a
+		$(HOST_SRCS:%=$(OBJ)/%.o) $(OBJ)/ready_none.o $(CLI_OBJS) $(BUILD)/libcapsa-net.a
 	$(call guest_cc,$<,$@)
 
 $(BENCH_UNMETERED)/capsa_bench: bench/capsa_bench.c bench/bench.h $(HOST_SRCS:%=$(OBJ)/%.o) \
-		$(BENCH_UNMETERED)/guest-module.o
+		$(OBJ)/ready_none.o $(BENCH_UNMETERED)/guest-module.o
 	$(CC) $(BENCH_CFLAGS) bench/capsa_bench.c -o $@ $(HOST_SRCS:%=$(OBJ)/%.o) \
-		$(BENCH_UNMETERED)/guest-module.o $(HOST_LIBS)
+		$(OBJ)/ready_none.o $(BENCH_UNMETERED)/guest-module.o $(HOST_LIBS)
 
 .PHONY: bench-build bench-deps bench-quick bench-mcp bench-serve
 bench-build: all $(BENCH_BIN)/native_qjs $(BENCH_BIN)/capsa_bench $(BENCH_UNMETERED)/capsa_bench \

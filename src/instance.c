@@ -15,6 +15,7 @@
 
 #include "abi.h"
 #include "buf.h"
+#include "guest_id.h" /* CAPSA__GUEST_ID, made by the build from the generated C */
 #include "rt.h"
 #include "sha256.h"
 
@@ -47,6 +48,7 @@ struct capsa__image {
     wasm_rt_funcref_t *table;  /* its table, pointing into the original instance */
     uint32_t table_size;
     const void *origin[3];     /* the original instance and its import instances */
+    int ready;                 /* made from the ready image */
     pthread_mutex_t id_lock;   /* guards id, made on first use (capsa__image_id) */
     int id_made;
     uint8_t id[32];
@@ -261,15 +263,109 @@ static int wasi_start(capsa__instance *g, capsa__vfs *vfs, char *msg, size_t msg
 
 /* ---- the image ------------------------------------------------------------------- */
 
-static void step_init(capsa__instance *g, void *arg)
+/* The ready image: an image made at build time by initialising the guest
+ * (tools/mkimage.c, through capsa__image_write_ready) and linked in by
+ * src/ready_image.S; empty in mkimage itself. Its format, little-endian:
+ *   "CAPSARDY", u32 version (1), u32 pages, u32 stack pointer, u32 TLS base,
+ *   u32 count of runs, u32 0, 64 hex digits of the guest's build id
+ *   (CAPSA__GUEST_ID), the runs (u32 first chunk, u32 count: in increasing
+ *   order, in range), then the bytes of their chunks, one after another.
+ * The chunks not in a run are zeros. */
+extern const uint8_t capsa__ready_image[], capsa__ready_image_end[];
+
+#define READY_MAGIC "CAPSARDY"
+#define READY_VERSION 1u
+#define READY_HEADER 96u
+
+typedef struct ready_image {
+    uint32_t pages, stack_pointer, tls_base, nruns;
+    const uint8_t *runs, *bytes;
+} ready_image;
+
+/* Reads the ready image p[0..len) into *r: 0, or -1 when there is none (mkimage)
+ * or it is not one of this guest, or not well-formed. */
+static int ready_parse(const uint8_t *p, size_t len, ready_image *r)
+{
+    if (len < READY_HEADER || memcmp(p, READY_MAGIC, 8) != 0 ||
+        capsa__load_le32(p + 8) != READY_VERSION || capsa__load_le32(p + 28) != 0 ||
+        memcmp(p + 32, CAPSA__GUEST_ID, 64) != 0)
+        return -1;
+    r->pages = capsa__load_le32(p + 12);
+    r->stack_pointer = capsa__load_le32(p + 16);
+    r->tls_base = capsa__load_le32(p + 20);
+    r->nruns = capsa__load_le32(p + 24);
+    if (r->nruns > (len - READY_HEADER) / 8)
+        return -1;
+    r->runs = p + READY_HEADER;
+    r->bytes = r->runs + 8 * (size_t)r->nruns;
+    uint64_t chunks = (uint64_t)r->pages * (CAPSA__WASM_PAGE / CAPSA__RT_CHUNK), next = 0;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < r->nruns; i++) {
+        uint64_t first = capsa__load_le32(r->runs + 8 * i);
+        uint64_t count = capsa__load_le32(r->runs + 8 * i + 4);
+        if (!count || first < next || first + count > chunks)
+            return -1;
+        next = first + count;
+        total += count;
+    }
+    return total * CAPSA__RT_CHUNK == (uint64_t)(p + len - r->bytes) ? 0 : -1;
+}
+
+static void step_instantiate(capsa__instance *g, void *arg)
 {
     Z_guest_instantiate(&g->inst, &g->host, &g->wasi);
     g->host.memory = g->wasi.memory = Z_guestZ_memory(&g->inst);
+}
+
+static void step_start(capsa__instance *g, void *arg)
+{
     Z_guestZ__initialize(&g->inst);
     *(int32_t *)arg = Z_guestZ_capsa_init(&g->inst);
 }
 
-int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, size_t msgsize)
+/* Starts the guest g for the image: instantiated, then given the globals of the
+ * ready image r (its memory is then made from r by the caller), or, without one
+ * (NULL) or when r's memory does not fit the guest, initialised. *from_ready says
+ * which. */
+static int image_start(capsa__instance *g, const ready_image *r, int *from_ready, char *msg,
+                       size_t msgsize)
+{
+    int32_t status = CAPSA_GUEST_OK;
+    wasm_rt_memory_t *m = &g->inst.w2c_memory;
+    int trap = protected_call(g, NULL, step_instantiate, NULL, NULL);
+    *from_ready = !trap && r && r->pages >= m->pages && r->pages <= m->max_pages;
+    if (!trap && !*from_ready)
+        trap = protected_call(g, NULL, step_start, &status, NULL);
+    if (trap == CAPSA__TRAP_NOMEM)
+        return capsa__msgf(msg, msgsize, CAPSA_ENOMEM, "out of memory while creating the guest");
+    if (trap)
+        return capsa__msgf(msg, msgsize, CAPSA_ETRAP, "the guest trapped while starting: %s",
+                           capsa__rt_trap_message(trap));
+    if (status != CAPSA_GUEST_OK)
+        return capsa__msgf(msg, msgsize, status == CAPSA_GUEST_NOMEM ? CAPSA_ENOMEM : CAPSA_EGUEST,
+                           "the guest's JS runtime failed to start (status %d)", (int)status);
+    if (*from_ready) {
+        g->inst.w2c___stack_pointer = r->stack_pointer;
+        g->inst.w2c___tls_base = r->tls_base;
+        return CAPSA_OK;
+    }
+    /* The shadow stack (first in memory, below the stack pointer, which is back
+       at its top) holds only what the start left there: values that differ from
+       one process to the next (file times the guest looked at). Zeroed, the
+       image is the same in every process, and costs less. */
+    uint32_t sp = g->inst.w2c___stack_pointer;
+    memset(m->data, 0, sp < m->size ? sp : m->size);
+    return CAPSA_OK;
+}
+
+const uint8_t *capsa__ready_image_linked(size_t *len)
+{
+    *len = (size_t)(capsa__ready_image_end - capsa__ready_image);
+    return capsa__ready_image;
+}
+
+int capsa__image_new(const capsa_allocator *a, const uint8_t *ready, size_t ready_len,
+                     capsa__image **out, char *msg, size_t msgsize)
 {
     *out = NULL;
     if (module_init() != 0) {
@@ -288,6 +384,8 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
     img->alloc = a;
     img->memory.fd = -1;
     pthread_mutex_init(&img->id_lock, NULL);
+    ready_image r;
+    int parsed = ready && ready_parse(ready, ready_len, &r) == 0;
 
     /* The guest starts over a filesystem of its own, thrown away with it. */
     capsa__vfs *vfs = NULL;
@@ -305,26 +403,9 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
        otherwise make the image differ from one process to the next, and a
        checkpoint can be restored only over the image it was taken over. */
     g->wasi.fixed_clock = 1;
-    int32_t status = CAPSA_GUEST_OK;
-    int trap = protected_call(g, NULL, step_init, &status, NULL);
-    if (trap == CAPSA__TRAP_NOMEM) {
-        snprintf(msg, msgsize, "out of memory while creating the guest");
-        rc = CAPSA_ENOMEM;
-    } else if (trap) {
-        snprintf(msg, msgsize, "the guest trapped while starting: %s", capsa__rt_trap_message(trap));
-        rc = CAPSA_ETRAP;
-    } else if (status != CAPSA_GUEST_OK) {
-        snprintf(msg, msgsize, "the guest's JS runtime failed to start (status %d)", (int)status);
-        rc = status == CAPSA_GUEST_NOMEM ? CAPSA_ENOMEM : CAPSA_EGUEST;
-    }
+    rc = image_start(g, parsed ? &r : NULL, &img->ready, msg, msgsize);
     if (rc == CAPSA_OK) {
-        /* The shadow stack (first in memory, below the stack pointer, which is
-           back at its top) holds only what the start left there: values that
-           differ from one process to the next (file times the guest looked at).
-           Zeroed, the image is the same in every process, and costs less. */
         wasm_rt_memory_t *m = &g->inst.w2c_memory;
-        uint32_t sp = g->inst.w2c___stack_pointer;
-        memset(m->data, 0, sp < m->size ? sp : m->size);
         img->inst = g->inst;
         img->origin[0] = &g->inst;
         img->origin[1] = &g->host;
@@ -332,7 +413,11 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
         img->table_size = g->inst.w2c_T0.size;
         size_t bytes = (size_t)img->table_size * sizeof(wasm_rt_funcref_t);
         img->table = capsa__malloc(a, bytes);
-        if (!img->table || capsa__rt_image_capture(&img->memory, &g->inst.w2c_memory) != 0) {
+        int kept = img->table && (img->ready ? capsa__rt_image_from_runs(&img->memory, r.pages,
+                                                                          (uint32_t)m->max_pages,
+                                                                          r.runs, r.nruns, r.bytes)
+                                             : capsa__rt_image_capture(&img->memory, m)) == 0;
+        if (!kept) {
             snprintf(msg, msgsize, "out of memory keeping the guest image");
             rc = CAPSA_ENOMEM;
         } else {
@@ -347,6 +432,55 @@ int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, si
     }
     *out = img;
     return CAPSA_OK;
+}
+
+int capsa__image_is_ready(const capsa__image *img)
+{
+    return img->ready;
+}
+
+int capsa__image_write_ready(const capsa__image *img, FILE *f)
+{
+    const uint8_t *view = img->memory.view;
+    uint32_t chunks = img->memory.pages * (CAPSA__WASM_PAGE / CAPSA__RT_CHUNK);
+    static const uint8_t zero[CAPSA__RT_CHUNK];
+    /* Two passes over the memory: its runs of chunks that are not zeros, then
+       their bytes. */
+    uint8_t head[READY_HEADER] = READY_MAGIC;
+    uint32_t nruns = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t c = 0; c < chunks;) {
+            if (memcmp(view + (size_t)c * CAPSA__RT_CHUNK, zero, CAPSA__RT_CHUNK) == 0) {
+                c++;
+                continue;
+            }
+            uint32_t first = c;
+            while (c < chunks && memcmp(view + (size_t)c * CAPSA__RT_CHUNK, zero, CAPSA__RT_CHUNK))
+                c++;
+            uint8_t run[8];
+            capsa__store_le32(run, first);
+            capsa__store_le32(run + 4, c - first);
+            if (pass == 0)
+                nruns++;
+            else if (fwrite(run, 1, 8, f) != 8)
+                return -1;
+        }
+        if (pass == 0) {
+            uint32_t fields[6] = { READY_VERSION, img->memory.pages, img->inst.w2c___stack_pointer,
+                                   img->inst.w2c___tls_base, nruns, 0 };
+            for (int i = 0; i < 6; i++)
+                capsa__store_le32(head + 8 + 4 * i, fields[i]);
+            memcpy(head + 32, CAPSA__GUEST_ID, 64);
+            if (fwrite(head, 1, sizeof(head), f) != sizeof(head))
+                return -1;
+        }
+    }
+    for (uint32_t c = 0; c < chunks; c++) {
+        const uint8_t *p = view + (size_t)c * CAPSA__RT_CHUNK;
+        if (memcmp(p, zero, CAPSA__RT_CHUNK) != 0 && fwrite(p, 1, CAPSA__RT_CHUNK, f) != CAPSA__RT_CHUNK)
+            return -1;
+    }
+    return fflush(f) == 0 ? 0 : -1;
 }
 
 void capsa__image_free(capsa__image *img)

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "capsa.h"
 #include "rt.h"
@@ -30,10 +31,26 @@ typedef struct capsa__instance_hooks {
  * that instances map copy-on-write. Made once per engine. */
 typedef struct capsa__image capsa__image;
 
-/* Makes the image: instantiates the guest once and initialises it. On CAPSA_OK
- * *out owns the image (free with capsa__image_free); otherwise *out is NULL and msg
- * (size msgsize) says why. */
-int capsa__image_new(const capsa_allocator *a, capsa__image **out, char *msg, size_t msgsize);
+/* The ready image linked in (src/ready_image.S): *len bytes at the result, none
+ * (0) in tools/mkimage.c. */
+const uint8_t *capsa__ready_image_linked(size_t *len);
+
+/* Makes the image: instantiates the guest once and gives it the memory and
+ * globals of the ready image ready[0..ready_len) (one made at build time by
+ * capsa__image_write_ready); with none (NULL), or one that is not of this guest
+ * or not well-formed, initialises it instead (runs the guest's start, tens of
+ * milliseconds). Both make the same image (capsa__image_id). On CAPSA_OK *out owns
+ * the image (free with capsa__image_free); otherwise *out is NULL and msg (size
+ * msgsize) says why. ready is borrowed for the call. */
+int capsa__image_new(const capsa_allocator *a, const uint8_t *ready, size_t ready_len,
+                     capsa__image **out, char *msg, size_t msgsize);
+
+/* Whether img was made from the ready image. */
+int capsa__image_is_ready(const capsa__image *img);
+
+/* Writes img as a ready image to f (the build's tools/mkimage.c). Returns 0, or
+ * -1 when f failed. */
+int capsa__image_write_ready(const capsa__image *img, FILE *f);
 
 /* Frees the image. Instances made from it stay valid. NULL is a no-op. */
 void capsa__image_free(capsa__image *img);

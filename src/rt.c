@@ -7,6 +7,7 @@
  * front of any the host program installs later. */
 #define _GNU_SOURCE
 #include "rt.h"
+#include "buf.h"
 #include "fuel.h"
 
 #include <errno.h>
@@ -745,36 +746,43 @@ void wasm_rt_free_memory(wasm_rt_memory_t *m)
 
 /* ---- images ---------------------------------------------------------------------- */
 
-int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m)
+/* Writes bytes[0..n) at off of the image file fd: 0, or -1. */
+static int image_put(int fd, uint64_t off, const uint8_t *bytes, uint64_t n)
+{
+    for (uint64_t done = 0; done < n;) {
+        ssize_t w = pwrite(fd, bytes + done, n - done, (off_t)(off + done));
+        if (w <= 0)
+            return -1;
+        done += (uint64_t)w;
+    }
+    return 0;
+}
+
+/* The image file of a memory of pages wasm pages, all zeros (a hole). Returns its
+ * descriptor, or -1. */
+static int image_open(capsa__rt_image *img, uint32_t pages, uint32_t max_pages)
 {
     img->fd = -1;
-    img->pages = m->pages;
-    img->max_pages = m->max_pages;
+    img->view = NULL;
+    img->pages = pages;
+    img->max_pages = max_pages;
     int fd = memfd_create("capsa-image", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd < 0)
-        return -1;
-    if (ftruncate(fd, (off_t)m->size) != 0)
-        goto fail;
-    /* Only pages holding data are written: the rest stays a hole, which costs
-     * nothing and reads as zeros. */
-    enum { CHUNK = 4096 };
-    static const uint8_t zero[CHUNK];
-    for (uint64_t off = 0; off < m->size; off += CHUNK) {
-        uint64_t n = m->size - off < CHUNK ? m->size - off : CHUNK;
-        if (memcmp(m->data + off, zero, n) == 0)
-            continue;
-        for (uint64_t done = 0; done < n;) {
-            ssize_t w = pwrite(fd, m->data + off + done, n - done, (off_t)(off + done));
-            if (w <= 0)
-                goto fail;
-            done += (uint64_t)w;
-        }
+    if (fd >= 0 && ftruncate(fd, (off_t)((uint64_t)pages * CAPSA__WASM_PAGE)) != 0) {
+        close(fd);
+        fd = -1;
     }
-    /* Sealed: nobody can change the image under the instances that map it. */
+    return fd;
+}
+
+/* Seals the written image file fd (nobody can change the image under the
+ * instances that map it) and maps it into img. 0, or -1 with fd closed. */
+static int image_seal(capsa__rt_image *img, int fd)
+{
+    uint64_t size = (uint64_t)img->pages * CAPSA__WASM_PAGE;
     if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
         goto fail;
-    if (m->size) {
-        void *view = mmap(NULL, m->size, PROT_READ, MAP_SHARED, fd, 0);
+    if (size) {
+        void *view = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
         if (view == MAP_FAILED)
             goto fail;
         img->view = view;
@@ -784,6 +792,42 @@ int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m)
 fail:
     close(fd);
     return -1;
+}
+
+int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m)
+{
+    int fd = image_open(img, (uint32_t)m->pages, (uint32_t)m->max_pages);
+    if (fd < 0)
+        return -1;
+    /* Only pages holding data are written: the rest stays a hole, which costs
+     * nothing and reads as zeros. */
+    static const uint8_t zero[CAPSA__RT_CHUNK];
+    for (uint64_t off = 0; off < m->size; off += CAPSA__RT_CHUNK) {
+        uint64_t n = m->size - off < CAPSA__RT_CHUNK ? m->size - off : CAPSA__RT_CHUNK;
+        if (memcmp(m->data + off, zero, n) != 0 && image_put(fd, off, m->data + off, n) != 0) {
+            close(fd);
+            return -1;
+        }
+    }
+    return image_seal(img, fd);
+}
+
+int capsa__rt_image_from_runs(capsa__rt_image *img, uint32_t pages, uint32_t max_pages,
+                              const uint8_t *runs, uint32_t nruns, const uint8_t *bytes)
+{
+    int fd = image_open(img, pages, max_pages);
+    if (fd < 0)
+        return -1;
+    for (uint32_t i = 0; i < nruns; i++) {
+        uint64_t first = capsa__load_le32(runs + 8 * i);
+        uint64_t len = (uint64_t)capsa__load_le32(runs + 8 * i + 4) * CAPSA__RT_CHUNK;
+        if (image_put(fd, first * CAPSA__RT_CHUNK, bytes, len) != 0) {
+            close(fd);
+            return -1;
+        }
+        bytes += len;
+    }
+    return image_seal(img, fd);
 }
 
 void capsa__rt_image_release(capsa__rt_image *img)

@@ -125,6 +125,12 @@ typedef struct capsa__rt_image {
 
 /* Captures m into *img (zero pages are left as holes). Returns 0 or -1. */
 int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m);
+/* Makes *img the image of a memory of pages wasm pages (its maximum max_pages)
+ * holding, at the chunks of runs[0..nruns) (pairs of little-endian u32: first
+ * chunk, count, in increasing order, in range: the caller checked them), the
+ * bytes that follow one another at bytes; the rest zeros. Returns 0 or -1. */
+int capsa__rt_image_from_runs(capsa__rt_image *img, uint32_t pages, uint32_t max_pages,
+                              const uint8_t *runs, uint32_t nruns, const uint8_t *bytes);
 /* Releases the image; instances mapped from it keep their pages. */
 void capsa__rt_image_release(capsa__rt_image *img);
 /* Makes *m a new linear memory (a full guard reservation) whose first pages map

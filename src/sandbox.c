@@ -133,7 +133,9 @@ CAPSA_API int capsa_engine_new(const capsa_engine_options *opts, capsa_engine **
     pthread_mutex_init(&e->pool_lock, NULL);
     pthread_mutex_init(&e->ckpt_lock, NULL);
     char msg[256];
-    int rc = capsa__image_new(&e->alloc, &e->image, msg, sizeof(msg));
+    size_t ready_len;
+    const uint8_t *ready = capsa__ready_image_linked(&ready_len);
+    int rc = capsa__image_new(&e->alloc, ready, ready_len, &e->image, msg, sizeof(msg));
     if (rc != CAPSA_OK) {
         capsa_engine_free(e);
         return rc;

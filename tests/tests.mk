@@ -15,6 +15,11 @@ $(TEST_BIN)/test_mcp_client: tests/unit/test_mcp_client.c tests/unit/test.h incl
 	@mkdir -p $(TEST_BIN)
 	$(CC) $(TEST_CFLAGS) $< -o $@ $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa.a $(NET_LIBS) $(HOST_LIBS)
 
+# The ready image (src/instance.c): internal functions, so the library's headers too.
+$(TEST_BIN)/test_image: tests/unit/test_image.c tests/unit/test.h src/instance.h $(BUILD)/libcapsa.a
+	@mkdir -p $(TEST_BIN)
+	$(CC) $(TEST_CFLAGS) -Isrc -Iguest -I$(GEN) $< -o $@ $(BUILD)/libcapsa.a $(HOST_LIBS)
+
 # The session store (net/store.h) of `capsa serve`, in libcapsa-net.
 $(TEST_BIN)/test_store: tests/unit/test_store.c tests/unit/test.h net/store.h $(BUILD)/libcapsa-net.a
 	@mkdir -p $(TEST_BIN)
@@ -41,7 +46,7 @@ $(TEST_BIN)/dtoa_exact: tests/dtoa/dtoa_diff.c $(QJS)/.stamp
 -include tests/wasi/wasi.mk
 
 TEST_PROGRAMS = $(UNIT_TESTS:%=$(TEST_BIN)/%) $(TEST_BIN)/dtoa_ref $(TEST_BIN)/dtoa_exact \
-	$(TEST_BIN)/schema_suite $(TEST_BIN)/test_mcp_client $(TEST_BIN)/test_store
+	$(TEST_BIN)/schema_suite $(TEST_BIN)/test_mcp_client $(TEST_BIN)/test_store $(TEST_BIN)/test_image
 -include tests/shell/shell.mk
 
 .PHONY: test test-build
