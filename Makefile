@@ -105,9 +105,11 @@ HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(GUEST_OBJ) $(OBJ)/ready_image.o
 # transports), a library of its own beside libcapsa, built on include/capsa.h
 # only, so that an embedder of the core links none of it.
 NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http mcp_client mcp_client_http \
-	store store_dir store_redis serve serve_parse
+	store store_dir store_redis serve serve_parse netlibs
 NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
-NET_LIBS   := -lmicrohttpd -lcurl -ljansson -lhiredis -lcrypto -lpthread
+# libcurl and libmicrohttpd are not linked: net/netlibs.c loads them when first
+# used (their headers are still needed to build).
+NET_LIBS   := -ljansson -lhiredis -lcrypto -lpthread
 # The capsa program (cli/), and what it links besides libcapsa.
 CLI_SRCS   := capsa run repl opts tools mcp serve
 CLI_OBJS   := $(CLI_SRCS:%=$(OBJ)/cli-%.o)

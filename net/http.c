@@ -17,11 +17,23 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "netlibs.h"
+
 #define DEFAULT_MAX_BODY (4u << 20)
 #define DEFAULT_MAX_CONNECTIONS 512
 #define MAX_ROUTES 16
 #define MAX_HEADERS 8
 #define IDLE_CONNECTION_S 120
+
+/* libmicrohttpd's functions, loaded by the first server's start. */
+static pthread_once_t mhd_once = PTHREAD_ONCE_INIT;
+static const netlibs_mhd *mhd;
+static char mhd_err[256];
+
+static void mhd_load(void)
+{
+    mhd = netlibs_mhd_get(mhd_err, sizeof(mhd_err));
+}
 
 int http_random_id(char *out, size_t size)
 {
@@ -130,8 +142,8 @@ static int same_secret(const char *a, const char *b)
  * or 0 when it may go on. Every request passes through here. */
 static unsigned check_request(http_server *s, struct MHD_Connection *c, const char **why)
 {
-    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ORIGIN);
+    const char *host = mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    const char *origin = mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ORIGIN);
     const char *start;
     if (s->loopback && host && !loopback_name(start = host, host_part(host, &start))) {
         *why = "403 Forbidden: the Host header does not name this loopback server "
@@ -153,7 +165,7 @@ static unsigned check_request(http_server *s, struct MHD_Connection *c, const ch
         }
     }
     if (s->token && !s->handler_auth) {
-        const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+        const char *auth = mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
         if (!auth || strncasecmp(auth, "Bearer ", 7) != 0 || !same_secret(auth + 7, s->token)) {
             *why = "401 Unauthorized: a bearer token is required\n";
             return MHD_HTTP_UNAUTHORIZED;
@@ -191,16 +203,16 @@ static enum MHD_Result queue_text(http_server *s, struct MHD_Connection *c, unsi
                  status_code_name(status), (int)(n > 400 ? 400 : n), why);
     }
     struct MHD_Response *r =
-        is_json ? MHD_create_response_from_buffer(strlen(json), json, MHD_RESPMEM_MUST_COPY)
-                : MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+        is_json ? mhd->create_response_from_buffer(strlen(json), json, MHD_RESPMEM_MUST_COPY)
+                : mhd->create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
     if (!r)
         return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+    mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
                             is_json ? "application/json" : "text/plain; charset=utf-8");
     if (status == MHD_HTTP_UNAUTHORIZED)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
-    enum MHD_Result rc = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
+        mhd->add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+    enum MHD_Result rc = mhd->queue_response(c, status, r);
+    mhd->destroy_response(r);
     return rc;
 }
 
@@ -232,11 +244,11 @@ static void finish(http_request *req, struct MHD_Response *r, unsigned status, c
     if (!r)
         return;
     if (type)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+        mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     for (size_t i = 0; i < req->n_headers; i++)
-        MHD_add_response_header(r, req->headers[i][0], req->headers[i][1]);
+        mhd->add_response_header(r, req->headers[i][0], req->headers[i][1]);
     if (req->resp)
-        MHD_destroy_response(req->resp);
+        mhd->destroy_response(req->resp);
     req->resp = r;
     req->status = status;
 }
@@ -244,7 +256,7 @@ static void finish(http_request *req, struct MHD_Response *r, unsigned status, c
 void http_respond(http_request *req, unsigned status, const char *content_type,
                   const char *body, size_t len)
 {
-    finish(req, MHD_create_response_from_buffer(len, (void *)(body ? body : ""),
+    finish(req, mhd->create_response_from_buffer(len, (void *)(body ? body : ""),
                                                 MHD_RESPMEM_MUST_COPY),
            status, content_type);
 }
@@ -273,7 +285,7 @@ void http_stream(http_request *req, unsigned status, const char *content_type,
                  http_reader read, void (*done)(void *ud), void *ud)
 {
     stream *st = malloc(sizeof(*st));
-    struct MHD_Response *r = st ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024,
+    struct MHD_Response *r = st ? mhd->create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024,
                                                                     stream_read, st, stream_free)
                                 : NULL;
     if (!r) {
@@ -294,7 +306,7 @@ const char *http_method(http_request *req)
 
 const char *http_header(http_request *req, const char *name)
 {
-    return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
+    return mhd->lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
 }
 
 const char *http_path(http_request *req)
@@ -304,7 +316,7 @@ const char *http_path(http_request *req)
 
 const char *http_query(http_request *req, const char *name)
 {
-    return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+    return mhd->lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
 long http_bearer(http_request *req, const char *const *tokens, size_t n)
@@ -377,7 +389,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!r)
             return queue_text(s, c, known ? MHD_HTTP_METHOD_NOT_ALLOWED : MHD_HTTP_NOT_FOUND,
                               known ? "405 Method Not Allowed\n" : "404 Not Found\n");
-        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *cl = mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > s->max_body)
             return queue_text(s, c, MHD_HTTP_CONTENT_TOO_LARGE, "413 Payload Too Large\n");
         req = calloc(1, sizeof(*req));
@@ -418,8 +430,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     req->route->fn(req->route->ud, req);
     if (!req->resp)
         return queue_text(s, c, MHD_HTTP_INTERNAL_SERVER_ERROR, "500 Internal Server Error\n");
-    enum MHD_Result rc = MHD_queue_response(c, req->status, req->resp);
-    MHD_destroy_response(req->resp);
+    enum MHD_Result rc = mhd->queue_response(c, req->status, req->resp);
+    mhd->destroy_response(req->resp);
     req->resp = NULL;
     return rc;
 }
@@ -431,7 +443,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     if (!req)
         return;
     if (req->resp)
-        MHD_destroy_response(req->resp);
+        mhd->destroy_response(req->resp);
     for (size_t i = 0; i < req->n_headers; i++) {
         free(req->headers[i][0]);
         free(req->headers[i][1]);
@@ -507,6 +519,11 @@ int http_server_start(http_server *s, char *err, size_t errsize)
     struct sockaddr *addr;
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
     const char *h = strcasecmp(s->host, "localhost") == 0 ? "127.0.0.1" : s->host;
+    pthread_once(&mhd_once, mhd_load);
+    if (!mhd) {
+        snprintf(err, errsize, "%s", mhd_err);
+        return -1;
+    }
     memset(&v4, 0, sizeof(v4));
     memset(&v6, 0, sizeof(v6));
     if (inet_pton(AF_INET, h, &v4.sin_addr) == 1) {
@@ -522,7 +539,7 @@ int http_server_start(http_server *s, char *err, size_t errsize)
         snprintf(err, errsize, "'%s' is not an IP address (nor localhost)", s->host);
         return -1;
     }
-    s->daemon = MHD_start_daemon(flags, s->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
+    s->daemon = mhd->start_daemon(flags, s->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
                                  addr, MHD_OPTION_CONNECTION_LIMIT, s->max_connections,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
                                  /* A connection that sends nothing for this long is
@@ -537,7 +554,7 @@ int http_server_start(http_server *s, char *err, size_t errsize)
                                "machine)", s->host, (unsigned)s->port);
         return -1;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = mhd->get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
     if (info)
         s->port = info->port;
     return 0;
@@ -553,7 +570,7 @@ void http_server_free(http_server *s)
     if (!s)
         return;
     if (s->daemon)
-        MHD_stop_daemon(s->daemon);
+        mhd->stop_daemon(s->daemon);
     for (size_t i = 0; i < s->n_routes; i++) {
         free(s->routes[i].method);
         free(s->routes[i].path);

@@ -1767,8 +1767,6 @@ CAPSA_API int capsa_mcp_client_new(const capsa_mcp_options *opts, capsa_mcp_clie
         o.max_message = DEFAULT_MAX_MESSAGE;
     if (o.max_message < 1024 || o.max_message > (1ull << 32))
         return CAPSA_EINVAL;
-    if (mcpc_http_global() != 0)
-        return CAPSA_ENOMEM;
     capsa_mcp_client *c = calloc(1, sizeof(*c));
     if (!c)
         return CAPSA_ENOMEM;

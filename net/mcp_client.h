@@ -121,8 +121,9 @@ mcpc_up *mcpc_server(capsa_mcp_client *c, size_t i);
 
 /* ---- the Streamable HTTP transport (mcp_client_http.c) --------------------------- */
 
-/* Sets up libcurl for the process (once). 0, or -1 when it cannot. */
-int mcpc_http_global(void);
+/* Loads and sets up libcurl for the process (once; netlibs.h). 0, or -1 with
+ * why in err (size errsize) when it cannot. mcpc_http_post calls it first. */
+int mcpc_http_global(char *err, size_t errsize);
 
 /* POSTs the message text[0..len) and handles what the response carries (JSON,
  * or an SSE stream of messages) through mcpc_dispatch_text, until it ends or w

@@ -14,6 +14,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "netlibs.h"
+
 /* The GET stream's reopening delays. */
 #define STREAM_RETRY_FIRST_MS 1000
 #define STREAM_RETRY_MAX_MS 30000
@@ -21,17 +23,25 @@
 #define ERROR_BODY_MAX 512
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static int global_ok;
+static const netlibs_curl *cu; /* libcurl's functions, once global_init found them */
+static char global_err[256];
 
 static void global_init(void)
 {
-    global_ok = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+    const netlibs_curl *c = netlibs_curl_get(global_err, sizeof(global_err));
+    if (c && c->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        snprintf(global_err, sizeof(global_err), "cannot set up libcurl (curl_global_init)");
+    else
+        cu = c;
 }
 
-int mcpc_http_global(void)
+int mcpc_http_global(char *err, size_t errsize)
 {
     pthread_once(&global_once, global_init);
-    return global_ok ? 0 : -1;
+    if (cu)
+        return 0;
+    snprintf(err, errsize, "%s", global_err);
+    return -1;
 }
 
 /* What one transfer reads. */
@@ -189,8 +199,8 @@ static size_t on_body_first(char *p, size_t size, size_t n, void *ud)
     if (r->x.kind == 0) {
         long code = 0;
         char *ct = NULL;
-        curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, &code);
-        curl_easy_getinfo(r->h, CURLINFO_CONTENT_TYPE, &ct);
+        cu->easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, &code);
+        cu->easy_getinfo(r->h, CURLINFO_CONTENT_TYPE, &ct);
         if (code / 100 != 2)
             r->x.kind = 3;
         else if (ct && strncasecmp(ct, "text/event-stream", 17) == 0)
@@ -209,62 +219,62 @@ static int req_init(req *r, mcpc_up *up, const char *method, const char *accept)
 {
     memset(r, 0, sizeof(*r));
     r->x.up = up;
-    r->h = curl_easy_init();
+    r->h = cu->easy_init();
     if (!r->h)
         return -1;
     char line[512];
     int bad = 0;
     if (accept) {
         snprintf(line, sizeof(line), "Accept: %s", accept);
-        bad |= !(r->hdrs = curl_slist_append(r->hdrs, line));
+        bad |= !(r->hdrs = cu->slist_append(r->hdrs, line));
     }
     pthread_mutex_lock(&up->lock);
     if (up->session_id) {
         snprintf(line, sizeof(line), "Mcp-Session-Id: %s", up->session_id);
-        struct curl_slist *l = curl_slist_append(r->hdrs, line);
+        struct curl_slist *l = cu->slist_append(r->hdrs, line);
         bad |= !l;
         r->hdrs = l ? l : r->hdrs;
     }
     if (up->protocol_version[0]) {
         snprintf(line, sizeof(line), "MCP-Protocol-Version: %s", up->protocol_version);
-        struct curl_slist *l = curl_slist_append(r->hdrs, line);
+        struct curl_slist *l = cu->slist_append(r->hdrs, line);
         bad |= !l;
         r->hdrs = l ? l : r->hdrs;
     }
     pthread_mutex_unlock(&up->lock);
     for (char **hp = up->headers; hp && *hp; hp++) {
-        struct curl_slist *l = curl_slist_append(r->hdrs, *hp);
+        struct curl_slist *l = cu->slist_append(r->hdrs, *hp);
         bad |= !l;
         r->hdrs = l ? l : r->hdrs;
     }
     if (bad) {
-        curl_slist_free_all(r->hdrs);
-        curl_easy_cleanup(r->h);
+        cu->slist_free_all(r->hdrs);
+        cu->easy_cleanup(r->h);
         return -1;
     }
     CURL *h = r->h;
-    curl_easy_setopt(h, CURLOPT_URL, up->url);
-    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, r->hdrs);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &r->x);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body_first);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &r->x);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-    curl_easy_setopt(h, CURLOPT_USERAGENT, "capsa");
+    cu->easy_setopt(h, CURLOPT_URL, up->url);
+    cu->easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+    cu->easy_setopt(h, CURLOPT_HTTPHEADER, r->hdrs);
+    cu->easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    cu->easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    cu->easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    cu->easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    cu->easy_setopt(h, CURLOPT_HEADERDATA, &r->x);
+    cu->easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body_first);
+    cu->easy_setopt(h, CURLOPT_WRITEDATA, r);
+    cu->easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    cu->easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+    cu->easy_setopt(h, CURLOPT_XFERINFODATA, &r->x);
+    cu->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+    cu->easy_setopt(h, CURLOPT_USERAGENT, "capsa");
     return 0;
 }
 
 static void req_free(req *r)
 {
-    curl_slist_free_all(r->hdrs);
-    curl_easy_cleanup(r->h);
+    cu->slist_free_all(r->hdrs);
+    cu->easy_cleanup(r->h);
     free(r->x.buf);
     free(r->x.data);
 }
@@ -272,28 +282,33 @@ static void req_free(req *r)
 int mcpc_http_post(mcpc_up *up, const char *text, size_t len, const mcpc_wait *w, char *err,
                    size_t errsize)
 {
+    char why[256];
+    if (mcpc_http_global(why, sizeof(why)) != 0) {
+        snprintf(err, errsize, "cannot be reached: %s", why);
+        return -2; /* no libcurl: not now, nor later */
+    }
     req r;
     if (req_init(&r, up, "POST", "application/json, text/event-stream") != 0) {
         snprintf(err, errsize, "out of memory");
         return -1;
     }
-    struct curl_slist *l = curl_slist_append(r.hdrs, "Content-Type: application/json");
+    struct curl_slist *l = cu->slist_append(r.hdrs, "Content-Type: application/json");
     if (!l) {
         req_free(&r);
         snprintf(err, errsize, "out of memory");
         return -1;
     }
     r.hdrs = l;
-    curl_easy_setopt(r.h, CURLOPT_HTTPHEADER, r.hdrs);
-    curl_easy_setopt(r.h, CURLOPT_POSTFIELDS, text);
-    curl_easy_setopt(r.h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    cu->easy_setopt(r.h, CURLOPT_HTTPHEADER, r.hdrs);
+    cu->easy_setopt(r.h, CURLOPT_POSTFIELDS, text);
+    cu->easy_setopt(r.h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
     r.x.w = w;
     uint64_t now = mcpc_now_ms();
     long left = w->deadline_ms > now ? (long)(w->deadline_ms - now) : 1;
-    curl_easy_setopt(r.h, CURLOPT_TIMEOUT_MS, left);
-    CURLcode cc = curl_easy_perform(r.h);
+    cu->easy_setopt(r.h, CURLOPT_TIMEOUT_MS, left);
+    CURLcode cc = cu->easy_perform(r.h);
     long code = 0;
-    curl_easy_getinfo(r.h, CURLINFO_RESPONSE_CODE, &code);
+    cu->easy_getinfo(r.h, CURLINFO_RESPONSE_CODE, &code);
     int rc = 0;
     int had_session;
     pthread_mutex_lock(&up->lock);
@@ -308,10 +323,10 @@ int mcpc_http_post(mcpc_up *up, const char *text, size_t len, const mcpc_wait *w
         rc = 0; /* the caller's wait says why */
     } else if (cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST || cc == CURLE_GOT_NOTHING ||
                cc == CURLE_RECV_ERROR || cc == CURLE_SEND_ERROR) {
-        snprintf(err, errsize, "is unreachable at %s: %s", up->url, curl_easy_strerror(cc));
+        snprintf(err, errsize, "is unreachable at %s: %s", up->url, cu->easy_strerror(cc));
         rc = -2;
     } else if (cc != CURLE_OK && cc != CURLE_WRITE_ERROR) {
-        snprintf(err, errsize, "HTTP request to %s failed: %s", up->url, curl_easy_strerror(cc));
+        snprintf(err, errsize, "HTTP request to %s failed: %s", up->url, cu->easy_strerror(cc));
         rc = -1;
     } else if (code == 404 && had_session) {
         snprintf(err, errsize, "ended its session (HTTP 404)");
@@ -351,9 +366,9 @@ static void *stream_main(void *arg)
         if (req_init(&r, up, "GET", "text/event-stream") != 0)
             break;
         r.x.stream_only = 1;
-        CURLcode cc = curl_easy_perform(r.h);
+        CURLcode cc = cu->easy_perform(r.h);
         long code = 0;
-        curl_easy_getinfo(r.h, CURLINFO_RESPONSE_CODE, &code);
+        cu->easy_getinfo(r.h, CURLINFO_RESPONSE_CODE, &code);
         int messages = r.x.messages;
         req_free(&r);
         if (code == 405 || code == 404 || (code / 100 == 4))
@@ -401,9 +416,9 @@ void mcpc_http_close(mcpc_up *up)
         req r;
         if (req_init(&r, up, "DELETE", NULL) == 0) {
             /* stopping may be set: this transfer is bounded by its timeout only. */
-            curl_easy_setopt(r.h, CURLOPT_NOPROGRESS, 1L);
-            curl_easy_setopt(r.h, CURLOPT_TIMEOUT_MS, (long)CLOSE_TIMEOUT_MS);
-            curl_easy_perform(r.h);
+            cu->easy_setopt(r.h, CURLOPT_NOPROGRESS, 1L);
+            cu->easy_setopt(r.h, CURLOPT_TIMEOUT_MS, (long)CLOSE_TIMEOUT_MS);
+            cu->easy_perform(r.h);
             req_free(&r);
         }
         pthread_mutex_lock(&up->lock);
