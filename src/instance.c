@@ -265,21 +265,20 @@ static int wasi_start(capsa__instance *g, capsa__vfs *vfs, char *msg, size_t msg
 
 /* The ready image: an image made at build time by initialising the guest
  * (tools/mkimage.c, through capsa__image_write_ready) and linked in by
- * src/ready_image.S; empty in mkimage itself. Its format, little-endian:
- *   "CAPSARDY", u32 version (1), u32 pages, u32 stack pointer, u32 TLS base,
- *   u32 count of runs, u32 0, 64 hex digits of the guest's build id
- *   (CAPSA__GUEST_ID), the runs (u32 first chunk, u32 count: in increasing
- *   order, in range), then the bytes of their chunks, one after another.
- * The chunks not in a run are zeros. */
+ * src/ready_image.S, page-aligned; empty in mkimage itself. Its format,
+ * little-endian: "CAPSARDY", u32 version (2), u32 pages, u32 stack pointer, u32
+ * TLS base, u32 0, u32 0, 64 hex digits of the guest's build id
+ * (CAPSA__GUEST_ID), zeros to READY_HEADER bytes, then the memory itself, pages
+ * wasm pages of it: so that the image is the library's file, mapped. */
 extern const uint8_t capsa__ready_image[], capsa__ready_image_end[];
 
 #define READY_MAGIC "CAPSARDY"
-#define READY_VERSION 1u
-#define READY_HEADER 96u
+#define READY_VERSION 2u
+#define READY_HEADER 4096u
 
 typedef struct ready_image {
-    uint32_t pages, stack_pointer, tls_base, nruns;
-    const uint8_t *runs, *bytes;
+    uint32_t pages, stack_pointer, tls_base;
+    const uint8_t *memory;
 } ready_image;
 
 /* Reads the ready image p[0..len) into *r: 0, or -1 when there is none (mkimage)
@@ -287,28 +286,14 @@ typedef struct ready_image {
 static int ready_parse(const uint8_t *p, size_t len, ready_image *r)
 {
     if (len < READY_HEADER || memcmp(p, READY_MAGIC, 8) != 0 ||
-        capsa__load_le32(p + 8) != READY_VERSION || capsa__load_le32(p + 28) != 0 ||
-        memcmp(p + 32, CAPSA__GUEST_ID, 64) != 0)
+        capsa__load_le32(p + 8) != READY_VERSION || capsa__load_le32(p + 24) != 0 ||
+        capsa__load_le32(p + 28) != 0 || memcmp(p + 32, CAPSA__GUEST_ID, 64) != 0)
         return -1;
     r->pages = capsa__load_le32(p + 12);
     r->stack_pointer = capsa__load_le32(p + 16);
     r->tls_base = capsa__load_le32(p + 20);
-    r->nruns = capsa__load_le32(p + 24);
-    if (r->nruns > (len - READY_HEADER) / 8)
-        return -1;
-    r->runs = p + READY_HEADER;
-    r->bytes = r->runs + 8 * (size_t)r->nruns;
-    uint64_t chunks = (uint64_t)r->pages * (CAPSA__WASM_PAGE / CAPSA__RT_CHUNK), next = 0;
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < r->nruns; i++) {
-        uint64_t first = capsa__load_le32(r->runs + 8 * i);
-        uint64_t count = capsa__load_le32(r->runs + 8 * i + 4);
-        if (!count || first < next || first + count > chunks)
-            return -1;
-        next = first + count;
-        total += count;
-    }
-    return total * CAPSA__RT_CHUNK == (uint64_t)(p + len - r->bytes) ? 0 : -1;
+    r->memory = p + READY_HEADER;
+    return (uint64_t)len - READY_HEADER == (uint64_t)r->pages * CAPSA__WASM_PAGE ? 0 : -1;
 }
 
 static void step_instantiate(capsa__instance *g, void *arg)
@@ -413,9 +398,9 @@ int capsa__image_new(const capsa_allocator *a, const uint8_t *ready, size_t read
         img->table_size = g->inst.w2c_T0.size;
         size_t bytes = (size_t)img->table_size * sizeof(wasm_rt_funcref_t);
         img->table = capsa__malloc(a, bytes);
-        int kept = img->table && (img->ready ? capsa__rt_image_from_runs(&img->memory, r.pages,
-                                                                          (uint32_t)m->max_pages,
-                                                                          r.runs, r.nruns, r.bytes)
+        int kept = img->table && (img->ready ? capsa__rt_image_from_bytes(&img->memory, r.memory,
+                                                                           r.pages,
+                                                                           (uint32_t)m->max_pages)
                                              : capsa__rt_image_capture(&img->memory, m)) == 0;
         if (!kept) {
             snprintf(msg, msgsize, "out of memory keeping the guest image");
@@ -436,50 +421,21 @@ int capsa__image_new(const capsa_allocator *a, const uint8_t *ready, size_t read
 
 int capsa__image_is_ready(const capsa__image *img)
 {
-    return img->ready;
+    return img->ready ? 1 + img->memory.mapped : 0;
 }
 
 int capsa__image_write_ready(const capsa__image *img, FILE *f)
 {
-    const uint8_t *view = img->memory.view;
-    uint32_t chunks = img->memory.pages * (CAPSA__WASM_PAGE / CAPSA__RT_CHUNK);
-    static const uint8_t zero[CAPSA__RT_CHUNK];
-    /* Two passes over the memory: its runs of chunks that are not zeros, then
-       their bytes. */
     uint8_t head[READY_HEADER] = READY_MAGIC;
-    uint32_t nruns = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t c = 0; c < chunks;) {
-            if (memcmp(view + (size_t)c * CAPSA__RT_CHUNK, zero, CAPSA__RT_CHUNK) == 0) {
-                c++;
-                continue;
-            }
-            uint32_t first = c;
-            while (c < chunks && memcmp(view + (size_t)c * CAPSA__RT_CHUNK, zero, CAPSA__RT_CHUNK))
-                c++;
-            uint8_t run[8];
-            capsa__store_le32(run, first);
-            capsa__store_le32(run + 4, c - first);
-            if (pass == 0)
-                nruns++;
-            else if (fwrite(run, 1, 8, f) != 8)
-                return -1;
-        }
-        if (pass == 0) {
-            uint32_t fields[6] = { READY_VERSION, img->memory.pages, img->inst.w2c___stack_pointer,
-                                   img->inst.w2c___tls_base, nruns, 0 };
-            for (int i = 0; i < 6; i++)
-                capsa__store_le32(head + 8 + 4 * i, fields[i]);
-            memcpy(head + 32, CAPSA__GUEST_ID, 64);
-            if (fwrite(head, 1, sizeof(head), f) != sizeof(head))
-                return -1;
-        }
-    }
-    for (uint32_t c = 0; c < chunks; c++) {
-        const uint8_t *p = view + (size_t)c * CAPSA__RT_CHUNK;
-        if (memcmp(p, zero, CAPSA__RT_CHUNK) != 0 && fwrite(p, 1, CAPSA__RT_CHUNK, f) != CAPSA__RT_CHUNK)
-            return -1;
-    }
+    uint32_t fields[4] = { READY_VERSION, img->memory.pages, img->inst.w2c___stack_pointer,
+                           img->inst.w2c___tls_base };
+    for (int i = 0; i < 4; i++)
+        capsa__store_le32(head + 8 + 4 * i, fields[i]);
+    memcpy(head + 32, CAPSA__GUEST_ID, 64);
+    size_t size = (size_t)img->memory.pages * CAPSA__WASM_PAGE;
+    if (fwrite(head, 1, sizeof(head), f) != sizeof(head) ||
+        (size && fwrite(img->memory.view, 1, size, f) != size))
+        return -1;
     return fflush(f) == 0 ? 0 : -1;
 }
 

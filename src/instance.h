@@ -45,7 +45,8 @@ const uint8_t *capsa__ready_image_linked(size_t *len);
 int capsa__image_new(const capsa_allocator *a, const uint8_t *ready, size_t ready_len,
                      capsa__image **out, char *msg, size_t msgsize);
 
-/* Whether img was made from the ready image. */
+/* Whether img was made from the ready image: 0 no, 1 yes (its bytes copied), 2
+ * yes, and its memory is the file that holds them, mapped. */
 int capsa__image_is_ready(const capsa__image *img);
 
 /* Writes img as a ready image to f (the build's tools/mkimage.c). Returns 0, or

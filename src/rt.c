@@ -38,6 +38,8 @@
 #endif
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -746,6 +748,17 @@ void wasm_rt_free_memory(wasm_rt_memory_t *m)
 
 /* ---- images ---------------------------------------------------------------------- */
 
+/* The host's page size, read once. */
+static pthread_once_t page_once = PTHREAD_ONCE_INIT;
+static long host_page;
+
+static void read_page_size(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    if (p > 0 && CAPSA__WASM_PAGE % (unsigned long)p == 0)
+        host_page = p;
+}
+
 /* Writes bytes[0..n) at off of the image file fd: 0, or -1. */
 static int image_put(int fd, uint64_t off, const uint8_t *bytes, uint64_t n)
 {
@@ -764,6 +777,8 @@ static int image_open(capsa__rt_image *img, uint32_t pages, uint32_t max_pages)
 {
     img->fd = -1;
     img->view = NULL;
+    img->offset = 0;
+    img->mapped = 0;
     img->pages = pages;
     img->max_pages = max_pages;
     int fd = memfd_create("capsa-image", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -794,38 +809,99 @@ fail:
     return -1;
 }
 
+/* Writes the chunks of bytes[0..size) that are not zeros into the image file fd
+ * (the rest stays a hole, which costs nothing and reads as zeros). 0, or -1. */
+static int image_put_data(int fd, const uint8_t *bytes, uint64_t size)
+{
+    static const uint8_t zero[CAPSA__RT_CHUNK];
+    for (uint64_t off = 0; off < size; off += CAPSA__RT_CHUNK) {
+        uint64_t n = size - off < CAPSA__RT_CHUNK ? size - off : CAPSA__RT_CHUNK;
+        if (memcmp(bytes + off, zero, n) != 0 && image_put(fd, off, bytes + off, n) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m)
 {
     int fd = image_open(img, (uint32_t)m->pages, (uint32_t)m->max_pages);
     if (fd < 0)
         return -1;
-    /* Only pages holding data are written: the rest stays a hole, which costs
-     * nothing and reads as zeros. */
-    static const uint8_t zero[CAPSA__RT_CHUNK];
-    for (uint64_t off = 0; off < m->size; off += CAPSA__RT_CHUNK) {
-        uint64_t n = m->size - off < CAPSA__RT_CHUNK ? m->size - off : CAPSA__RT_CHUNK;
-        if (memcmp(m->data + off, zero, n) != 0 && image_put(fd, off, m->data + off, n) != 0) {
-            close(fd);
-            return -1;
-        }
+    if (image_put_data(fd, m->data, m->size) != 0) {
+        close(fd);
+        return -1;
     }
     return image_seal(img, fd);
 }
 
-int capsa__rt_image_from_runs(capsa__rt_image *img, uint32_t pages, uint32_t max_pages,
-                              const uint8_t *runs, uint32_t nruns, const uint8_t *bytes)
+/* The file this process maps read-only at p (a page boundary), and p's offset in
+ * it: the line of /proc/self/maps whose range holds p, the file opened by its
+ * path and checked to be the very one mapped (its device and inode: a file put
+ * in its place since, as by an upgrade, is not). Returns the descriptor, or -1. */
+static int mapped_file(const void *p, uint64_t *offset)
 {
-    int fd = image_open(img, pages, max_pages);
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (!f)
+        return -1;
+    char line[4096 + 128];
+    int fd = -1;
+    uintptr_t at = (uintptr_t)p;
+    while (fd < 0 && fgets(line, sizeof(line), f)) {
+        unsigned long long start, end, off, ino;
+        unsigned dev_major, dev_minor;
+        int path_at = 0;
+        char perms[5];
+        if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perms, &off,
+                   &dev_major, &dev_minor, &ino, &path_at) < 7 || at < start || at >= end)
+            continue;
+        char *path = line + path_at;
+        path[strcspn(path, "\n")] = '\0';
+        struct stat st;
+        if (path[0] != '/' || perms[0] != 'r' || perms[3] != 'p' ||
+            (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+            break;
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_ino != ino ||
+            major(st.st_dev) != dev_major || minor(st.st_dev) != dev_minor) {
+            close(fd);
+            fd = -1;
+            break;
+        }
+        *offset = off + (at - start);
+    }
+    fclose(f);
+    return fd;
+}
+
+int capsa__rt_image_from_bytes(capsa__rt_image *img, const uint8_t *bytes, uint32_t pages,
+                               uint32_t max_pages)
+{
+    pthread_once(&page_once, read_page_size);
+    uint64_t size = (uint64_t)pages * CAPSA__WASM_PAGE, offset = 0;
+    int fd = host_page > 0 && (uintptr_t)bytes % (uintptr_t)host_page == 0 && size
+                 ? mapped_file(bytes, &offset) : -1;
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && offset % (uint64_t)host_page == 0 &&
+        offset + size <= (uint64_t)st.st_size) {
+        void *view = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, (off_t)offset);
+        if (view != MAP_FAILED) {
+            img->fd = fd;
+            img->offset = offset;
+            img->view = view;
+            img->pages = pages;
+            img->max_pages = max_pages;
+            img->mapped = 1;
+            return 0;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    /* Not in a file this process can map again: copied into an image file. */
+    fd = image_open(img, pages, max_pages);
     if (fd < 0)
         return -1;
-    for (uint32_t i = 0; i < nruns; i++) {
-        uint64_t first = capsa__load_le32(runs + 8 * i);
-        uint64_t len = (uint64_t)capsa__load_le32(runs + 8 * i + 4) * CAPSA__RT_CHUNK;
-        if (image_put(fd, first * CAPSA__RT_CHUNK, bytes, len) != 0) {
-            close(fd);
-            return -1;
-        }
-        bytes += len;
+    if (image_put_data(fd, bytes, size) != 0) {
+        close(fd);
+        return -1;
     }
     return image_seal(img, fd);
 }
@@ -847,7 +923,8 @@ int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img)
     if (p == MAP_FAILED)
         return -1;
     uint64_t bytes = (uint64_t)img->pages * CAPSA__WASM_PAGE;
-    if (bytes && mmap(p, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, img->fd, 0) == MAP_FAILED) {
+    if (bytes && mmap(p, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, img->fd,
+                      (off_t)img->offset) == MAP_FAILED) {
         munmap(p, CAPSA__RT_RESERVE);
         return -1;
     }
@@ -856,17 +933,6 @@ int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img)
     m->max_pages = img->max_pages;
     m->size = (uint32_t)bytes;
     return 0;
-}
-
-/* The host's page size, read once. */
-static pthread_once_t page_once = PTHREAD_ONCE_INIT;
-static long host_page;
-
-static void read_page_size(void)
-{
-    long p = sysconf(_SC_PAGESIZE);
-    if (p > 0 && CAPSA__WASM_PAGE % (unsigned long)p == 0)
-        host_page = p;
 }
 
 /* /proc/self/pagemap: one 64-bit entry per page of the process. */

@@ -117,20 +117,24 @@ int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64
 /* A linear memory's contents kept as an image: a sealed memfd that instances map
  * copy-on-write, so a new instance costs page-table work, not a copy. */
 typedef struct capsa__rt_image {
-    int fd;               /* -1 when empty */
+    int fd;               /* the file that holds it, -1 when empty */
+    uint64_t offset;      /* where in that file it starts (a page boundary) */
     const uint8_t *view;  /* the image, mapped read-only and shared; NULL when empty */
     uint32_t pages;       /* size of the image in wasm pages */
     uint32_t max_pages;   /* the memory's maximum when it was captured */
+    int mapped;           /* 1: fd is the file some bytes came from (not a copy) */
 } capsa__rt_image;
 
 /* Captures m into *img (zero pages are left as holes). Returns 0 or -1. */
 int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m);
 /* Makes *img the image of a memory of pages wasm pages (its maximum max_pages)
- * holding, at the chunks of runs[0..nruns) (pairs of little-endian u32: first
- * chunk, count, in increasing order, in range: the caller checked them), the
- * bytes that follow one another at bytes; the rest zeros. Returns 0 or -1. */
-int capsa__rt_image_from_runs(capsa__rt_image *img, uint32_t pages, uint32_t max_pages,
-                              const uint8_t *runs, uint32_t nruns, const uint8_t *bytes);
+ * whose bytes are bytes[0..pages * CAPSA__WASM_PAGE). When they are a read-only
+ * mapping of a file of this process (the library's ready image), the image is
+ * that file, mapped again: nothing is copied, and the pages a memory made from
+ * it never touches are never read. Otherwise they are copied (as by capture).
+ * Returns 0 or -1. */
+int capsa__rt_image_from_bytes(capsa__rt_image *img, const uint8_t *bytes, uint32_t pages,
+                               uint32_t max_pages);
 /* Releases the image; instances mapped from it keep their pages. */
 void capsa__rt_image_release(capsa__rt_image *img);
 /* Makes *m a new linear memory (a full guard reservation) whose first pages map

@@ -622,6 +622,73 @@ TEST(guest_ptr)
     trapper_free(t);
 }
 
+/* An image from bytes: those of a file this process maps read-only are that file
+ * (mapped again, nothing copied, at their offset in it), writes to a memory from
+ * it stay private, and a file replaced since under the same path is not taken
+ * for it (copied instead); bytes of no file are copied. */
+TEST(image_from_bytes)
+{
+    char path[] = "/tmp/capsa-rt-image-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "a file for the image");
+    if (fd < 0)
+        return;
+    /* A page of something else, then 2 wasm pages: a word in each, a hole. */
+    size_t size = 4096 + 2 * PAGE;
+    uint8_t *bytes = calloc(1, size);
+    if (bytes) {
+        memcpy(bytes + 4096 + SCRATCH, "\x44\x33\x22\x11", 4);
+        memcpy(bytes + 4096 + PAGE + 100, "\x88\x77\x66\x55", 4);
+    }
+    CHECK(bytes && write(fd, bytes, size) == (ssize_t)size, "the file is written");
+    uint8_t *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    CHECK(map != MAP_FAILED, "the file is mapped read-only");
+    trapper *a = trapper_new(NULL);
+    CHECK(a != NULL, "a trapper instance");
+    if (map == MAP_FAILED || !a || !bytes) {
+        trapper_free(a);
+        free(bytes);
+        unlink(path);
+        return;
+    }
+    capsa__rt_image img;
+    CHECK_INT(capsa__rt_image_from_bytes(&img, map + 4096, 2, 4), 0, "an image of the mapped bytes");
+    struct stat st, want;
+    CHECK(img.mapped == 1 && img.offset == 4096 && fstat(img.fd, &st) == 0 &&
+              stat(path, &want) == 0 && st.st_ino == want.st_ino,
+          "the image is the file itself, at the bytes' offset in it");
+    CHECK_INT(use_image(a, &img), 0, "a memory is made from it");
+    CHECK_INT(value_of(a, OP_LOAD, SCRATCH, 0), 0x11223344, "its first page is the file's");
+    CHECK_INT(value_of(a, OP_LOAD, PAGE + 100, 0), 0x55667788, "and its second");
+    CHECK_INT(guest(a, OP_STORE, SCRATCH, 7, NULL), 0, "the memory is writable");
+    CHECK(memcmp(map + 4096 + SCRATCH, "\x44\x33\x22\x11", 4) == 0 && img.view[SCRATCH] == 0x44,
+          "a write to the memory reaches neither the file nor the image");
+    capsa__rt_image_release(&img);
+
+    /* Another file put at the same path: the mapped bytes are not its. */
+    CHECK(unlink(path) == 0, "the file is removed");
+    fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+    CHECK(fd >= 0 && write(fd, bytes, size) == (ssize_t)size, "another file takes its path");
+    if (fd >= 0)
+        close(fd);
+    CHECK_INT(capsa__rt_image_from_bytes(&img, map + 4096, 2, 4), 0,
+              "an image of the bytes of the file that was removed");
+    CHECK(img.mapped == 0 && img.view && memcmp(img.view, map + 4096, 2 * PAGE) == 0,
+          "is a copy of them, not the new file");
+    capsa__rt_image_release(&img);
+    CHECK_INT(capsa__rt_image_from_bytes(&img, bytes + 4096, 2, 4), 0, "an image of heap bytes");
+    CHECK(img.mapped == 0 && img.view && memcmp(img.view, bytes + 4096, 2 * PAGE) == 0,
+          "is a copy of them");
+    CHECK_INT(use_image(a, &img), 0, "a memory is made from the copy");
+    CHECK_INT(value_of(a, OP_LOAD, PAGE + 100, 0), 0x55667788, "it holds the bytes");
+    capsa__rt_image_release(&img);
+    trapper_free(a);
+    munmap(map, size);
+    free(bytes);
+    unlink(path);
+}
+
 #define CHURN 2000
 #define GIB (1ull << 30)
 
@@ -1322,7 +1389,7 @@ TEST(threads)
         return;
     /* Odd threads share one image: their memories start equal and must diverge. */
     trapper *src = trapper_new(NULL);
-    capsa__rt_image img = { -1, NULL, 0, 0 };
+    capsa__rt_image img = { .fd = -1 };
     int have_image = src && guest(src, OP_STORE, SCRATCH, 0x1ae, NULL) == 0 &&
                      capsa__rt_image_capture(&img, &src->inst.w2c_memory) == 0;
     CHECK(have_image, "an image for the odd threads is captured");
@@ -2409,6 +2476,7 @@ int main(void)
     RUN(memory_growth);
     RUN(guest_ptr);
     RUN(images);
+    RUN(image_from_bytes);
     RUN(image_restore);
     RUN(image_restore_limits);
     RUN(image_restore_budget);
