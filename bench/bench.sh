@@ -134,7 +134,8 @@ run capsa "$BIN/capsa_bench" memory "$SANDBOXES"
 if [ -n "$peers" ]; then
     echo "bench: whole processes, $PROCESS_RUNS runs each" >&2
     # This driver prints the engine itself, first on each line.
-    if node "$PEERS_DIR/process.mjs" "$PROCESS_RUNS" "$CAPSA" >"$raw.out" 2>"$raw.err"; then
+    if CAPSA_LIBRARY="$(dirname "$CAPSA")/libcapsa.so" PYTHONPATH="python${PYTHONPATH:+:$PYTHONPATH}" \
+        node "$PEERS_DIR/process.mjs" "$PROCESS_RUNS" "$CAPSA" >"$raw.out" 2>"$raw.err"; then
         cat "$raw.out" >>"$raw"
     else
         echo "bench: whole-process figures unavailable: $(tail -n 1 "$raw.err")" >&2
@@ -360,6 +361,15 @@ END {
         row("process.start", med["capsa", "process"], "ms", best, spread("capsa", "process"), "value<=5",
             "reference: the fastest peer; " (all != "" ? all : "no peer"))
     }
+    # The other ways in, started the same way: capsa mcp (initialize and one
+    # execute over stdio) against capsa run, the Python package against the
+    # interpreter alone.
+    if (("capsa_mcp", "process") in med && ("capsa", "process") in med)
+        row("process.mcp_start", med["capsa_mcp", "process"], "ms", med["capsa", "process"],
+            spread("capsa_mcp", "process"), "", "reference: capsa run -e")
+    if (("python", "process") in med && ("python_bare", "process") in med)
+        row("process.python_start", med["python", "process"], "ms", med["python_bare", "process"],
+            spread("python", "process"), "", "reference: python3 -c alone")
     print ""
     if (clock == "wall")
         print "Times: wall time (BENCH_CLOCK=wall). Each figure is the median of its best round."
@@ -405,7 +415,9 @@ END {
     print "  counts its compiler and collector threads); process: a whole process creating one"
     print "  sandbox and printing 1+1 (capsa run -e; node -e with vm.runInNewContext; node with"
     print "  quickjs-emscripten or isolated-vm); process.start: capsa'\''s against the fastest"
-    print "  peer'\''s, every peer'\''s in the note."
+    print "  peer'\''s, every peer'\''s in the note; process.mcp_start: capsa mcp answering"
+    print "  initialize and one execute over stdio until its input ends, against capsa run -e;"
+    print "  process.python_start: python3 -c with Sandbox().run(), against python3 -c alone."
     print "date_intl: QuickJS has no Intl; capsa'\''s is the guest'\''s own, in JS (guest/intl.js),"
     print "  and native QuickJS and quickjs-emscripten evaluate that same file (untimed) before"
     print "  the scripts, so its rows compare the same JS work; Node.js and isolated-vm use ICU."
