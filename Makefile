@@ -105,15 +105,15 @@ HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(GUEST_OBJ) $(OBJ)/ready_image.o
 # transports), a library of its own beside libcapsa, built on include/capsa.h
 # only, so that an embedder of the core links none of it.
 NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http mcp_client mcp_client_http \
-	store store_dir store_redis serve serve_parse netlibs
+	store store_dir store_redis serve serve_parse lazylibs
 NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
-# libcurl and libmicrohttpd are not linked: net/netlibs.c loads them when first
+# libcurl, libmicrohttpd and libcrypto are not linked: net/lazylibs.c loads them when first
 # used (their headers are still needed to build).
-NET_LIBS   := -ljansson -lhiredis -lcrypto -lpthread
+NET_LIBS   := -ljansson -lhiredis -lpthread
 # The capsa program (cli/), and what it links besides libcapsa.
 CLI_SRCS   := capsa run repl opts tools mcp serve
 CLI_OBJS   := $(CLI_SRCS:%=$(OBJ)/cli-%.o)
-CLI_LIBS   := $(BUILD)/libcapsa-net.a $(NET_LIBS) -ledit
+CLI_LIBS   := $(BUILD)/libcapsa-net.a $(NET_LIBS)
 
 .PHONY: all deps demo test bench clean distclean
 all: $(BUILD)/libcapsa.a $(BUILD)/libcapsa.so $(BUILD)/libcapsa-net.a $(BUILD)/libcapsa-net.so \

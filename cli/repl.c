@@ -1,5 +1,6 @@
 /* The interactive capsa shell (see repl.h). Line editing and history come from
- * libedit (BSD licence) through its readline interface. Ctrl-C: the signal
+ * libedit (BSD licence) through its readline interface, loaded when the shell is
+ * on a terminal (net/lazylibs.c; without it, plain lines). Ctrl-C: the signal
  * handler only writes a byte to a pipe; a thread of ours reads it and calls
  * capsa_interrupt, which is safe from any thread but not from a signal handler.
  * A command line is complete when the shell parses it: the shell parses a whole
@@ -17,8 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <editline/readline.h>
-
+#include "../net/lazylibs.h" /* libedit, loaded when the shell is on a terminal */
 #include "opts.h"
 
 /* The longest command line the loop gathers. */
@@ -128,20 +128,25 @@ static char *history_path(void)
     return p;
 }
 
-/* Reads one line (without its newline) into a new string: with line editing on
- * a terminal, else from stdin. NULL at the end of input; *interrupted when Ctrl-C
- * dropped the line being typed. */
-static char *read_line(int tty, const char *prompt, int *interrupted)
+/* Reads one line (without its newline) into a new string: with line editing (ed,
+ * libedit's functions) on a terminal, else from stdin, after the prompt when on a
+ * terminal without ed. NULL at the end of input; *interrupted when Ctrl-C dropped
+ * the line being typed. */
+static char *read_line(const lazylibs_edit *ed, int tty, const char *prompt, int *interrupted)
 {
     *interrupted = 0;
-    if (tty) {
+    if (ed) {
         sigint_seen = 0;
-        char *line = readline(prompt);
+        char *line = ed->readline(prompt);
         if (!line && sigint_seen) {
             *interrupted = 1;
             fputc('\n', stderr);
         }
         return line;
+    }
+    if (tty) {
+        fputs(prompt, stderr);
+        fflush(stderr);
     }
     char *line = NULL;
     size_t cap = 0;
@@ -188,18 +193,24 @@ int cli_repl(capsa_sandbox *sb, void (*before)(void *ud), void *ud)
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, &old_int); /* no SA_RESTART: a read gives EINTR */
     }
+    const lazylibs_edit *ed = NULL;
     if (tty) {
-        rl_outstream = stderr; /* prompts and editing on stderr; stdout is the commands' */
-        using_history();
+        char why[256];
+        if (!(ed = lazylibs_edit_get(why, sizeof(why))))
+            fprintf(stderr, "capsa: no line editing or history: %s\n", why);
+    }
+    if (ed) {
+        *ed->outstream = stderr; /* prompts and editing on stderr; stdout is the commands' */
+        ed->using_history();
         hist = history_path();
         if (hist)
-            read_history(hist);
+            ed->read_history(hist);
     }
     char *text = NULL;
     size_t len = 0;
     for (;;) {
         int interrupted;
-        char *line = read_line(tty, len ? "> " : "$ ", &interrupted);
+        char *line = read_line(ed, tty, len ? "> " : "$ ", &interrupted);
         if (!line) {
             if (interrupted) {
                 free(text);
@@ -233,8 +244,8 @@ int cli_repl(capsa_sandbox *sb, void (*before)(void *ud), void *ud)
             continue;
         }
         flush_held();
-        if (tty)
-            add_history(text);
+        if (ed)
+            ed->add_history(text);
         free(text);
         text = NULL;
         len = 0;
@@ -251,12 +262,11 @@ int cli_repl(capsa_sandbox *sb, void (*before)(void *ud), void *ud)
         status = cli_shell_status(sb, rc, r);
         free(text);
     }
-    if (tty) {
-        if (hist)
-            write_history(hist);
-        free(hist);
+    if (ed && hist)
+        ed->write_history(hist);
+    free(hist);
+    if (tty)
         fputc('\n', stderr);
-    }
     if (have_thread) {
         sigaction(SIGINT, &old_int, NULL);
         char q = 'q';

@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "netlibs.h"
+#include "lazylibs.h"
 
 #define DEFAULT_MAX_BODY (4u << 20)
 #define DEFAULT_MAX_CONNECTIONS 512
@@ -27,12 +27,12 @@
 
 /* libmicrohttpd's functions, loaded by the first server's start. */
 static pthread_once_t mhd_once = PTHREAD_ONCE_INIT;
-static const netlibs_mhd *mhd;
+static const lazylibs_mhd *mhd;
 static char mhd_err[256];
 
 static void mhd_load(void)
 {
-    mhd = netlibs_mhd_get(mhd_err, sizeof(mhd_err));
+    mhd = lazylibs_mhd_get(mhd_err, sizeof(mhd_err));
 }
 
 int http_random_id(char *out, size_t size)

@@ -121,7 +121,7 @@ mcpc_up *mcpc_server(capsa_mcp_client *c, size_t i);
 
 /* ---- the Streamable HTTP transport (mcp_client_http.c) --------------------------- */
 
-/* Loads and sets up libcurl for the process (once; netlibs.h). 0, or -1 with
+/* Loads and sets up libcurl for the process (once; lazylibs.h). 0, or -1 with
  * why in err (size errsize) when it cannot. mcpc_http_post calls it first. */
 int mcpc_http_global(char *err, size_t errsize);
 

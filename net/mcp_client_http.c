@@ -14,7 +14,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "netlibs.h"
+#include "lazylibs.h"
 
 /* The GET stream's reopening delays. */
 #define STREAM_RETRY_FIRST_MS 1000
@@ -23,12 +23,12 @@
 #define ERROR_BODY_MAX 512
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static const netlibs_curl *cu; /* libcurl's functions, once global_init found them */
+static const lazylibs_curl *cu; /* libcurl's functions, once global_init found them */
 static char global_err[256];
 
 static void global_init(void)
 {
-    const netlibs_curl *c = netlibs_curl_get(global_err, sizeof(global_err));
+    const lazylibs_curl *c = lazylibs_curl_get(global_err, sizeof(global_err));
     if (c && c->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         snprintf(global_err, sizeof(global_err), "cannot set up libcurl (curl_global_init)");
     else

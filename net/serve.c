@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
-#include <openssl/sha.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 
 #include "mcp_http.h"
 #include "mcp_server.h" /* mcp_status_name */
+#include "lazylibs.h"
 #include "serve_parse.h"
 
 #define DEFAULT_TTL_MS (24ull * 3600 * 1000)
@@ -1571,6 +1571,9 @@ serve *serve_start(const serve_config *cfg, char *err, size_t errsize)
                  cfg->http.host);
         goto fail;
     }
+    const lazylibs_crypto *crypto = cfg->n_tokens ? lazylibs_crypto_get(err, errsize) : NULL;
+    if (cfg->n_tokens && !crypto)
+        goto fail;
     s->cache = calloc(s->cfg.max_loaded, sizeof(loaded *));
     s->tokens = calloc(cfg->n_tokens + 1, sizeof(char *));
     s->tenants = calloc(cfg->n_tokens + 1, sizeof(*s->tenants));
@@ -1584,7 +1587,7 @@ serve *serve_start(const serve_config *cfg, char *err, size_t errsize)
             goto nomem;
         s->n_tokens++;
         uint8_t h[SHA256_DIGEST_LENGTH];
-        SHA256((const unsigned char *)cfg->tokens[i], strlen(cfg->tokens[i]), h);
+        crypto->sha256((const unsigned char *)cfg->tokens[i], strlen(cfg->tokens[i]), h);
         hex(h, sizeof(h), s->tenants[i]);
     }
     for (size_t i = 0; i < cfg->n_tools; i++) {

@@ -85,12 +85,12 @@ if [ -z "$depends" ]; then
     echo "deb.sh: could not compute the dependencies" >&2
     exit 1
 fi
-# The libraries capsa loads when first used (net/netlibs.c, by SONAME), which no
+# The libraries capsa loads when first used (net/lazylibs.c, by SONAME), which no
 # ELF file names: the package that has each, from the SONAMEs in that file.
-for so in $(sed -n 's/.*"\(lib[a-z0-9]*\.so\.[0-9]*\)".*/\1/p' "$here/../net/netlibs.c"); do
+for so in $(sed -n 's/.*"\(lib[a-z0-9]*\.so\.[0-9]*\)".*/\1/p' "$here/../net/lazylibs.c"); do
     path=$(ldconfig -p | awk -v n="$so" '$1 == n { print $NF; exit }')
     owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null || dpkg -S "$path" 2>/dev/null) || {
-        echo "deb.sh: no package has $so, which capsa loads (net/netlibs.c)" >&2; exit 1; }
+        echo "deb.sh: no package has $so, which capsa loads (net/lazylibs.c)" >&2; exit 1; }
     depends="$depends, ${owner%%:*}"
 done
 

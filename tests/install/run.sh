@@ -490,7 +490,7 @@ t_deb() {
     done
     check "Depends ($depends) covers every library the ELF files need" "" "$missing"
     contains "Depends names libjansson4" "libjansson4" "$depends"
-    # Loaded when first used (net/netlibs.c), so named by no ELF file.
+    # Loaded when first used (net/lazylibs.c), so named by no ELF file.
     contains "Depends names libcurl4, which capsa loads for HTTP upstreams" "libcurl4" "$depends"
     contains "Depends names libmicrohttpd12, which capsa loads for its HTTP server" \
         "libmicrohttpd12" "$depends"

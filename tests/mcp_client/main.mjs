@@ -599,27 +599,27 @@ async function fakeHttpSuite() {
 }
 
 async function e2eSuite() {
-  await step('netlibs: a libcurl or libmicrohttpd other than the one capsa was built for', async () => {
-    // libcurl and libmicrohttpd are loaded when first used (net/netlibs.c): a
+  await step('lazylibs: a libcurl or libmicrohttpd other than the one capsa was built for', async () => {
+    // libcurl and libmicrohttpd are loaded when first used (net/lazylibs.c): a
     // library of that SONAME without their functions, found first on
     // LD_LIBRARY_PATH, is refused with a message that names it.
     const dir = tempDir();
     for (const so of ['libcurl.so.4', 'libmicrohttpd.so.12']) {
       const cc = spawnSync('cc', ['-shared', '-x', 'c', '/dev/null', '-o', join(dir, so)], { encoding: 'utf8' });
-      check(cc.status === 0, `netlibs: an empty ${so} is built`, cc.stderr);
+      check(cc.status === 0, `lazylibs: an empty ${so} is built`, cc.stderr);
     }
     const env = { LD_LIBRARY_PATH: dir };
     const r = await runJs({ remote: { url: 'http://127.0.0.1:9/mcp', start_timeout_ms: 3000 } },
       'return tools.list().length', [], { env });
-    check(r.code === 0 && r.value === 0, 'netlibs: without libcurl the run goes on, without the server\'s tools', r);
+    check(r.code === 0 && r.value === 0, 'lazylibs: without libcurl the run goes on, without the server\'s tools', r);
     check(/'remote'.*libcurl\.so\.4 has no function curl_global_init/.test(r.stderrText),
-      'netlibs: the HTTP server is reported with the library that failed', r.stderrText);
+      'lazylibs: the HTTP server is reported with the library that failed', r.stderrText);
     const stdio = await runJs({ fake: fakeServer(join(dir, 'fake.log')) }, 'return (await tools.fake.echo({ text: "x" })).args.text',
       ['--allow', '**'], { env });
-    check(stdio.value === 'x', 'netlibs: a stdio server needs no libcurl', stdio);
+    check(stdio.value === 'x', 'lazylibs: a stdio server needs no libcurl', stdio);
     const m = await run(['mcp', '--http', '127.0.0.1:0'], { env, timeoutMs: 20000 });
     check(m.code !== 0 && /libmicrohttpd\.so\.12 has no function MHD_start_daemon/.test(m.stderr),
-      'netlibs: capsa mcp --http without libmicrohttpd stops with a message that names it', m);
+      'lazylibs: capsa mcp --http without libmicrohttpd stops with a message that names it', m);
   });
 
   await step('e2e: the SDK client -> capsa mcp --mcp-config -> server-everything', async () => {

@@ -1,5 +1,6 @@
 """The interactive capsa shell on a terminal (a pseudo-terminal): line editing and
-history, a command line continued over several lines, Ctrl-C stopping the running
+history, a command line continued over several lines, a libedit that cannot be
+loaded (libedit is loaded when the shell is on a terminal) leaving plain lines, Ctrl-C stopping the running
 command and dropping a half-typed line without ending the shell, the history kept in
 CAPSA_HISTFILE, and the exit status of `exit N`. Prints each check and "N passed, N
 failed" last.
@@ -9,6 +10,7 @@ failed" last.
 import os
 import pty
 import select
+import subprocess
 import sys
 import tempfile
 import time
@@ -164,6 +166,25 @@ for _ in range(6):
 if status is None:
     status = t.wait(timeout=1)
 check("Ctrl-D ends the shell with the last command line's status", status == 1, status)
+
+# A libedit.so.2 without its functions first on the library path: the shell says
+# it has no line editing, and still reads and runs command lines after a prompt.
+fake = os.path.join(tmp, "lib")
+os.mkdir(fake)
+built = subprocess.run(["cc", "-shared", "-x", "c", "/dev/null", "-o", os.path.join(fake, "libedit.so.2")],
+                       capture_output=True, text=True)
+check("an empty libedit.so.2 is built", built.returncode == 0, built.stderr)
+t = Term(dict(env, LD_LIBRARY_PATH=fake))
+out = t.read_until(b"$ ")
+check("without libedit the shell says so, naming it",
+      b"no line editing or history: libedit.so.2 has no function readline" in out, out)
+check("and prompts", out.endswith(b"$ "), out)
+t.send(b"echo plain\r")
+out = t.read_until(b"plain\r\n$ ")
+check("a command line runs without line editing", b"plain\r\n" in out, out)
+t.send(b"exit 3\r")
+status = t.wait(timeout=10)
+check("exit 3 ends it with status 3", status == 3, status)
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
