@@ -822,16 +822,23 @@ static int image_put_data(int fd, const uint8_t *bytes, uint64_t size)
     return 0;
 }
 
-int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m)
+/* Makes *img a sealed image file holding bytes[0..pages wasm pages). 0, or -1. */
+static int image_copy(capsa__rt_image *img, const uint8_t *bytes, uint32_t pages,
+                      uint32_t max_pages)
 {
-    int fd = image_open(img, (uint32_t)m->pages, (uint32_t)m->max_pages);
+    int fd = image_open(img, pages, max_pages);
     if (fd < 0)
         return -1;
-    if (image_put_data(fd, m->data, m->size) != 0) {
+    if (image_put_data(fd, bytes, (uint64_t)pages * CAPSA__WASM_PAGE) != 0) {
         close(fd);
         return -1;
     }
     return image_seal(img, fd);
+}
+
+int capsa__rt_image_capture(capsa__rt_image *img, const wasm_rt_memory_t *m)
+{
+    return image_copy(img, m->data, (uint32_t)m->pages, (uint32_t)m->max_pages);
 }
 
 /* The file this process maps read-only at p (a page boundary), and p's offset in
@@ -896,14 +903,7 @@ int capsa__rt_image_from_bytes(capsa__rt_image *img, const uint8_t *bytes, uint3
     if (fd >= 0)
         close(fd);
     /* Not in a file this process can map again: copied into an image file. */
-    fd = image_open(img, pages, max_pages);
-    if (fd < 0)
-        return -1;
-    if (image_put_data(fd, bytes, size) != 0) {
-        close(fd);
-        return -1;
-    }
-    return image_seal(img, fd);
+    return image_copy(img, bytes, pages, max_pages);
 }
 
 void capsa__rt_image_release(capsa__rt_image *img)
