@@ -30,6 +30,9 @@ function run(args, { input = '', env = {}, timeoutMs = 120000, onSpawn } = {}) {
     child.stderr.on('data', (d) => { stderr += d; });
     const t = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('close', (code, signal) => { clearTimeout(t); resolve({ code, signal, stdout, stderr }); });
+    // A capsa that exits before reading its input (a usage error, a library it cannot
+    // load) closes the pipe: EPIPE then, its exit status and output are what is checked.
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
     if (onSpawn) onSpawn(child);
   });
