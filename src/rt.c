@@ -44,6 +44,20 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+/* How a thread moves to its guest stack and back. On x86-64 a switch of our own
+ * (below): the callee-saved registers, the FP control words and the stack
+ * pointer, and no signal mask, which guest code never changes (the fault handler
+ * is SA_NODEFER and leaves by siglongjmp without one), where swapcontext and
+ * getcontext make a system call for it each (three per outermost guest call, with
+ * uc_link's setcontext). Elsewhere, under AddressSanitizer (whose swapcontext
+ * interceptor clears the shadow of the stack entered) and with CET shadow stacks
+ * (whose return addresses our switch would not match): ucontext. */
+#if defined(__x86_64__) && !CAPSA_ASAN && !(defined(__CET__) && (__CET__ & 2))
+#define OWN_SWITCH 1
+#else
+#define OWN_SWITCH 0
+#endif
+
 #define ALT_STACK_SIZE (64 * 1024)
 /* Each thread that runs guest code gets a guest stack of its own: address space
  * only, committed as it is touched. The lowest part is a guard: a fault there is
@@ -79,7 +93,11 @@ typedef struct rt_frame {
 typedef struct rt_thread {
     rt_frame *frame;          /* innermost guest call, NULL outside the guest */
     uint8_t *stack;           /* the guest stack mapping, NULL until prepared */
+#if OWN_SWITCH
+    void *host_sp, *guest_sp; /* where each stack was left */
+#else
     ucontext_t host_ctx, guest_ctx;
+#endif
     bool prepared;
     const void *host_stack_bottom; /* for AddressSanitizer's stack switches */
     size_t host_stack_size;
@@ -150,9 +168,13 @@ static _Noreturn void fault_trap(rt_frame *f, const ucontext_t *uc, int code)
 #if CAPSA_FUEL_IN_REGISTER
     if (!f->in_host)
         *f->fuel = (int64_t)uc->uc_mcontext.gregs[REG_R15];
-#else
-    (void)uc;
 #endif
+    /* The frame's jump restores no signal mask, and the switch back to the host
+       none either: the mask the fault came with is put back here. A host handler
+       the fault went through first (without SA_NODEFER) blocked the signal while
+       it ran, and left blocked, the next fault would kill the process. */
+    if (uc)
+        pthread_sigmask(SIG_SETMASK, &uc->uc_sigmask, NULL);
     siglongjmp(f->jmp, code);
 }
 
@@ -471,18 +493,128 @@ int capsa__rt_thread_prepare(void)
     return 0;
 }
 
-/* Entry of the guest stack: runs the innermost frame's function under trap
- * protection, then returns to the host context (uc_link). */
-static void guest_stack_entry(void)
+/* Runs the innermost frame's function under trap protection, on the guest
+ * stack. */
+static void guest_stack_run(void)
 {
-    ASAN_FINISH_SWITCH(NULL, &tls.host_stack_bottom, &tls.host_stack_size);
     rt_frame *f = tls.frame;
     int trap = sigsetjmp(f->jmp, 0);
     if (trap == 0)
         f->fn(f->arg);
     f->trap = trap;
+}
+
+#if OWN_SWITCH
+/* capsa__rt_switch(save, to): pushes the callee-saved registers and the SSE and
+ * x87 control words, stores the stack pointer in *save and pops the same from the
+ * stack at to (returning where that stack was left). capsa__rt_stack_start is
+ * where a stack made by run_on_guest_stack first returns to: it calls the
+ * function in r13, which never returns. */
+void capsa__rt_switch(void **save, void *to) __attribute__((visibility("hidden")));
+void capsa__rt_stack_start(void) __attribute__((visibility("hidden")));
+__asm__(".pushsection .text\n"
+        ".p2align 4\n"
+        ".globl capsa__rt_switch\n"
+        ".hidden capsa__rt_switch\n"
+        ".type capsa__rt_switch, @function\n"
+        "capsa__rt_switch:\n"
+        "    .cfi_startproc\n"
+        "    endbr64\n"
+        "    pushq %rbp\n"
+        "    .cfi_adjust_cfa_offset 8\n"
+        "    pushq %rbx\n"
+        "    .cfi_adjust_cfa_offset 8\n"
+        "    pushq %r12\n"
+        "    .cfi_adjust_cfa_offset 8\n"
+        "    pushq %r13\n"
+        "    .cfi_adjust_cfa_offset 8\n"
+        "    pushq %r14\n"
+        "    .cfi_adjust_cfa_offset 8\n"
+        "    pushq %r15\n"
+        "    .cfi_adjust_cfa_offset 8\n"
+        "    subq $8, %rsp\n"
+        "    .cfi_adjust_cfa_offset 8\n"
+        "    stmxcsr (%rsp)\n"
+        "    fnstcw 4(%rsp)\n"
+        "    movq %rsp, (%rdi)\n"
+        "    movq %rsi, %rsp\n"
+        "    ldmxcsr (%rsp)\n"
+        "    fldcw 4(%rsp)\n"
+        "    addq $8, %rsp\n"
+        "    popq %r15\n"
+        "    popq %r14\n"
+        "    popq %r13\n"
+        "    popq %r12\n"
+        "    popq %rbx\n"
+        "    popq %rbp\n"
+        "    ret\n"
+        "    .cfi_endproc\n"
+        ".size capsa__rt_switch, .-capsa__rt_switch\n"
+        ".p2align 4\n"
+        ".globl capsa__rt_stack_start\n"
+        ".hidden capsa__rt_stack_start\n"
+        ".type capsa__rt_stack_start, @function\n"
+        "capsa__rt_stack_start:\n"
+        "    .cfi_startproc\n"
+        "    .cfi_undefined rip\n"
+        "    callq *%r13\n"
+        "    ud2\n"
+        "    .cfi_endproc\n"
+        ".size capsa__rt_stack_start, .-capsa__rt_stack_start\n"
+        ".popsection\n");
+
+/* The first function of the guest stack: the frame's call, then back to the host
+ * for good (the next call makes the stack anew). */
+static _Noreturn void guest_stack_main(void)
+{
+    guest_stack_run();
+    capsa__rt_switch(&tls.guest_sp, tls.host_sp);
+    __builtin_unreachable();
+}
+
+/* Runs guest_stack_run on the guest stack. The stack's top holds what
+ * capsa__rt_switch pops: this thread's control words, zeros for the registers but
+ * r13 (guest_stack_main), and capsa__rt_stack_start to return to, which then
+ * runs with the stack pointer 16-byte aligned, as a call needs. Returns 0. */
+static int run_on_guest_stack(void)
+{
+    uint64_t *to = (uint64_t *)(void *)(tls.stack + GUEST_STACK_SIZE) - 10;
+    uint16_t fpcw;
+    __asm__ volatile("fnstcw %0" : "=m"(fpcw));
+    memset(to, 0, 8 * sizeof(*to));
+    to[0] = (uint64_t)__builtin_ia32_stmxcsr() | (uint64_t)fpcw << 32;
+    to[3] = (uint64_t)(uintptr_t)guest_stack_main;       /* r13 */
+    to[7] = (uint64_t)(uintptr_t)capsa__rt_stack_start; /* the return address */
+    capsa__rt_switch(&tls.host_sp, to);
+    return 0;
+}
+#else
+/* Entry of the guest stack: the frame's call, then back to the host context
+ * (uc_link). */
+static void guest_stack_entry(void)
+{
+    ASAN_FINISH_SWITCH(NULL, &tls.host_stack_bottom, &tls.host_stack_size);
+    guest_stack_run();
     ASAN_START_SWITCH(NULL, tls.host_stack_bottom, tls.host_stack_size);
 }
+
+/* Runs guest_stack_run on the guest stack. Returns 0, or -1 when the switch
+ * failed. */
+static int run_on_guest_stack(void)
+{
+    if (getcontext(&tls.guest_ctx) != 0)
+        return -1;
+    tls.guest_ctx.uc_stack.ss_sp = tls.stack + GUEST_STACK_GUARD;
+    tls.guest_ctx.uc_stack.ss_size = GUEST_STACK_SIZE - GUEST_STACK_GUARD;
+    tls.guest_ctx.uc_link = &tls.host_ctx;
+    makecontext(&tls.guest_ctx, guest_stack_entry, 0);
+    void *fake = NULL;
+    ASAN_START_SWITCH(&fake, tls.guest_ctx.uc_stack.ss_sp, tls.guest_ctx.uc_stack.ss_size);
+    int rc = swapcontext(&tls.host_ctx, &tls.guest_ctx);
+    ASAN_FINISH_SWITCH(fake, NULL, NULL);
+    return rc == 0 ? 0 : -1;
+}
+#endif
 
 uint64_t capsa__rt_now_ns(void)
 {
@@ -598,18 +730,8 @@ int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64
         if (trap == 0)
             fn(arg);
         f.trap = trap;
-    } else if (guard_faults(memory, track) != 0 || getcontext(&tls.guest_ctx) != 0) {
+    } else if (guard_faults(memory, track) != 0 || run_on_guest_stack() != 0) {
         f.trap = CAPSA__TRAP_NOMEM;
-    } else {
-        tls.guest_ctx.uc_stack.ss_sp = tls.stack + GUEST_STACK_GUARD;
-        tls.guest_ctx.uc_stack.ss_size = GUEST_STACK_SIZE - GUEST_STACK_GUARD;
-        tls.guest_ctx.uc_link = &tls.host_ctx;
-        makecontext(&tls.guest_ctx, guest_stack_entry, 0);
-        void *fake = NULL;
-        ASAN_START_SWITCH(&fake, tls.guest_ctx.uc_stack.ss_sp, tls.guest_ctx.uc_stack.ss_size);
-        if (swapcontext(&tls.host_ctx, &tls.guest_ctx) != 0)
-            f.trap = CAPSA__TRAP_NOMEM;
-        ASAN_FINISH_SWITCH(fake, NULL, NULL);
     }
     tls.frame = f.prev;
     if (fuel_used) {
