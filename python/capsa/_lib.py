@@ -392,6 +392,15 @@ def has_shell(handle: ctypes.CDLL | None = None) -> bool:
 
 _lib: ctypes.CDLL | None = None
 _lib_lock = threading.Lock()
+_lib_shell: bool | None = None
+
+
+def lib_has_shell() -> bool:
+    """has_shell() of the loaded library, asked once."""
+    global _lib_shell
+    if _lib_shell is None:
+        _lib_shell = has_shell(lib())
+    return _lib_shell
 
 
 def lib() -> ctypes.CDLL:

@@ -147,14 +147,13 @@ class Limits:
         return cls(**{f.name: getattr(opts, names.get(f.name, f.name)) for f in fields(cls)})
 
     def apply(self, opts: _lib.Options) -> None:
-        names = {"memory_bytes": "memory_limit"}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if v is None:
-                continue
+        # The limits given (most sandboxes give none): the fields are the instance's
+        # attributes, in declaration order.
+        given = [(name, v) for name, v in vars(self).items() if v is not None]
+        for name, v in given:
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise TypeError(f"limit {f.name} must be an int >= 0, not {v!r}")
-            setattr(opts, names.get(f.name, f.name), v)
+                raise TypeError(f"limit {name} must be an int >= 0, not {v!r}")
+            setattr(opts, "memory_limit" if name == "memory_bytes" else name, v)
 
 
 @dataclass
@@ -240,8 +239,15 @@ class _RunState:
     def __init__(self) -> None:
         self.tool_errors: list[ToolCallbackError] = []
         self.on_output: OutputCallback | None = None
-        self.decoders = {1: codecs.getincrementaldecoder("utf-8")("replace"),
-                         2: codecs.getincrementaldecoder("utf-8")("replace")}
+        # A run's UTF-8 decoder of each stream, made at its first output (a run that
+        # prints nothing needs none): emptied when a run begins.
+        self.decoders: dict[int, Any] = {}
+
+    def decoder(self, stream: int) -> Any:
+        d = self.decoders.get(stream)
+        if d is None:
+            d = self.decoders[stream] = codecs.getincrementaldecoder("utf-8")("replace")
+        return d
 
     def record(self, err: ToolCallbackError) -> None:
         self.tool_errors.append(err)
@@ -621,7 +627,7 @@ class Sandbox:
         cb = self._state.on_output
         if cb is None:
             return
-        text = self._state.decoders[stream].decode(data)
+        text = self._state.decoder(stream).decode(data)
         if text:
             try:
                 cb("stdout" if stream == _lib.STDOUT else "stderr", text)
@@ -652,8 +658,7 @@ class Sandbox:
             self._running = True
         self._state.tool_errors = []
         self._state.on_output = on_output or self._on_output
-        for d in self._state.decoders.values():
-            d.reset()
+        self._state.decoders.clear()
         self._run_started = time.monotonic()
 
     def _end(self) -> None:
@@ -1096,11 +1101,19 @@ def returned_text(result: RunResult) -> str:
 def _read_result(ptr: int) -> RunResult:
     """Copies a capsa_result into Python objects (it is freed by the library later)."""
     lib = _lib.lib()
+    st = _lib.Stats()
+    st.struct_size = ctypes.sizeof(st)
+    lib.capsa_result_stats(ptr, ctypes.byref(st))
+    # A stream the run wrote nothing to keeps nothing (its count includes what was
+    # not kept): no call for it.
+    stdout = stderr = ""
     n = ctypes.c_size_t()
-    out_p = lib.capsa_result_stdout(ptr, ctypes.byref(n))
-    stdout = ctypes.string_at(out_p, n.value).decode("utf-8", "replace") if out_p else ""
-    err_p = lib.capsa_result_stderr(ptr, ctypes.byref(n))
-    stderr = ctypes.string_at(err_p, n.value).decode("utf-8", "replace") if err_p else ""
+    if st.stdout_bytes:
+        out_p = lib.capsa_result_stdout(ptr, ctypes.byref(n))
+        stdout = ctypes.string_at(out_p, n.value).decode("utf-8", "replace") if out_p else ""
+    if st.stderr_bytes:
+        err_p = lib.capsa_result_stderr(ptr, ctypes.byref(n))
+        stderr = ctypes.string_at(err_p, n.value).decode("utf-8", "replace") if err_p else ""
     raw = lib.capsa_result_value(ptr)
     value_json = raw.decode("utf-8", "replace") if raw is not None else None
     value = _json.loads(value_json) if value_json is not None else None
@@ -1114,13 +1127,10 @@ def _read_result(ptr: int) -> RunResult:
                         message.decode("utf-8", "replace") if message else "",
                         stack.decode("utf-8", "replace") if stack else None,
                         code.decode("utf-8", "replace") if code else None)
-    st = _lib.Stats()
-    st.struct_size = ctypes.sizeof(st)
-    lib.capsa_result_stats(ptr, ctypes.byref(st))
     stats = Stats(st.wall_ms, st.memory_bytes, st.stdout_bytes, st.stderr_bytes,
                   st.output_dropped, st.fuel_used, st.tool_calls)
     result = RunResult(lib.capsa_result_status(ptr), stdout, stderr, value, value_json, error, stats)
-    if _lib.has_shell(lib):
+    if _lib.lib_has_shell():
         code = lib.capsa_result_exit_code(ptr)
         if code >= 0:
             result.exit_code = code
