@@ -26,7 +26,8 @@ as a ``ToolCallbackError`` in the run's result, and, when unexpected, warned abo
 
 from __future__ import annotations
 
-import asyncio
+# asyncio (and concurrent.futures) are imported by the async functions that use
+# them: they cost a process about 20 ms to import, and most callers are synchronous.
 import functools
 import inspect
 import json
@@ -213,6 +214,7 @@ class BoundTool:
 
     async def invoke_async(self, args: bytes) -> tuple[bool, Any]:
         """Runs the call on the running event loop (sync handlers in its executor)."""
+        import asyncio
         try:
             params = self._start(args)
             if self.is_async:
@@ -277,6 +279,8 @@ def _code(code: str) -> str:
 
 def _run_awaitable(aw: Awaitable[Any]) -> Any:
     """Runs an awaitable to completion on a private loop (tool worker threads have none)."""
+
+    import asyncio
 
     async def wrap() -> Any:
         return await aw

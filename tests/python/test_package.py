@@ -39,6 +39,13 @@ class LoadingTest(unittest.TestCase):
         p = run_python("import capsa; print(capsa.Param('a') <= 1)", CAPSA_LIBRARY="/nonexistent.so")
         self.assertEqual(p.stdout.strip(), "a <= 1", p.stderr)
 
+    def test_synchronous_use_does_not_import_asyncio(self) -> None:
+        # asyncio costs a process about 20 ms to import: only the async API loads it.
+        p = run_python("import sys, capsa; s = capsa.Sandbox(); print(s.run('return 1').value)\n"
+                       "print('asyncio' in sys.modules, 'concurrent.futures' in sys.modules)\n"
+                       "import asyncio; print(asyncio.run(s.run_async('return 2')).value); s.close()")
+        self.assertEqual(p.stdout.split(), ["1", "False", "False", "2"], p.stderr)
+
     def test_offline_pip_install(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             p = subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--quiet",
