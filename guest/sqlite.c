@@ -97,6 +97,14 @@ enum {
 /* How bind() matches values to parameters. */
 enum { BIND_NODE = 0, BIND_BETTER = 1, BIND_NODE_ANY = 2 };
 
+/* A node:sqlite statement's options (sq_stmt.node_flags): its database's when
+ * prepared, then its own set*() methods'. */
+enum { NODE_BIGINTS = 1, NODE_ARRAYS = 2, NODE_BARE_NAMED = 4, NODE_UNKNOWN_NAMED = 8 };
+
+/* What StatementSync's methods in C do (their magic): bind the arguments and run,
+ * get the first row, get all rows, or only bind (iterate()). */
+enum { NODE_RUN = 0, NODE_GET = 1, NODE_ALL = 2, NODE_BIND = 3 };
+
 /* Row shapes of fetch(). */
 enum { ROW_OBJECT = 0, ROW_ARRAY = 1, ROW_PLUCK = 2, ROW_EXPAND = 3 };
 
@@ -112,6 +120,7 @@ typedef struct sq_db {
     sq_stmt *stmts;    /* its open statements, finalized when it closes */
     JSContext *ctx;    /* for user functions */
     JSValue pending;   /* a user function's exception, rethrown by the failed call */
+    JSValue successor; /* closed, and its DatabaseSync opened again: the new connection */
 } sq_db;
 
 struct sq_stmt {
@@ -119,13 +128,15 @@ struct sq_stmt {
     sq_db *db;
     JSValue db_obj;    /* keeps db alive while the statement is */
     int running;       /* inside sqlite3_step: a user function must not reset or rebind it */
+    int node_flags;    /* NODE_* options of a node:sqlite statement */
     sq_stmt *next, *prev;
 };
 
 static JSClassID db_class, stmt_class;
-/* Prototypes the modules give (set_prototypes): Buffer.prototype for
- * better-sqlite3's blobs, SqliteError.prototype for its errors. */
-static JSValue buffer_proto, sqlite_error_proto, uint8_ctor;
+/* What the modules give (set_prototypes): Buffer.prototype for better-sqlite3's
+ * blobs, SqliteError.prototype for its errors, and node:sqlite's test of a first
+ * argument that holds named parameters (isPlainObject). */
+static JSValue buffer_proto, sqlite_error_proto, plain_test, uint8_ctor;
 /* Names the natives use for every row or call, made once. */
 static JSAtom atom_length, atom_changes, atom_rowid;
 
@@ -168,6 +179,7 @@ static void db_finalizer(JSRuntime *rt, JSValue val)
         return;
     db_close(d);
     JS_FreeValueRT(rt, d->pending);
+    JS_FreeValueRT(rt, d->successor);
     js_free_rt(rt, d);
 }
 
@@ -471,8 +483,10 @@ static int arg_int(JSContext *c, int argc, JSValueConst *argv, int i)
     return v;
 }
 
-/* open(path, flags, timeout_ms): a connection (flags: OPEN_*). The path is SQLite's
- * (":memory:", "" for a temporary database, or a file, resolved by WASI). */
+/* open(path, flags, timeout_ms[, previous]): a connection (flags: OPEN_*). The path
+ * is SQLite's (":memory:", "" for a temporary database, or a file, resolved by WASI).
+ * previous, a closed connection this one replaces (DatabaseSync.open() again), keeps
+ * it: whether its statements' database is open is this one's state. */
 static JSValue js_open(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     const char *path = JS_ToCString(c, argv[0]);
@@ -488,7 +502,7 @@ static JSValue js_open(JSContext *c, JSValueConst this_val, int argc, JSValueCon
     }
     d->flavor = flags & OPEN_BETTER ? FLAVOR_BETTER : FLAVOR_NODE;
     d->ctx = c;
-    d->pending = JS_UNDEFINED;
+    d->pending = d->successor = JS_UNDEFINED;
     JS_SetOpaque(obj, d);
     int oflags = flags & OPEN_READONLY ? SQLITE_OPEN_READONLY
                  : flags & OPEN_NOCREATE ? SQLITE_OPEN_READWRITE
@@ -515,6 +529,9 @@ static JSValue js_open(JSContext *c, JSValueConst this_val, int argc, JSValueCon
     }
     if (timeout > 0)
         sqlite3_busy_timeout(d->db, timeout);
+    sq_db *previous = argc > 3 ? JS_GetOpaque(argv[3], db_class) : NULL;
+    if (previous && !previous->db && JS_IsUndefined(previous->successor))
+        previous->successor = JS_DupValue(c, obj);
     return obj;
 }
 
@@ -586,9 +603,10 @@ static int only_comments(const char *p)
     }
 }
 
-/* prepare(db, sql): the statement of sql's first statement. better-sqlite3's
- * connections refuse SQL holding more than one (RangeError), and both refuse SQL
- * holding none. */
+/* prepare(db, sql[, proto, node_flags]): the statement of sql's first statement,
+ * whose prototype is proto when given (node:sqlite's statements are these objects)
+ * and whose NODE_* options are node_flags. better-sqlite3's connections refuse SQL
+ * holding more than one (RangeError), and both refuse SQL holding none. */
 static JSValue js_prepare(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     sq_db *d = open_db(c, argv[0]);
@@ -620,8 +638,15 @@ static JSValue js_prepare(JSContext *c, JSValueConst this_val, int argc, JSValue
         sqlite3_finalize(st);
         return JS_EXCEPTION;
     }
+    if (argc > 2 && JS_IsObject(argv[2]) && JS_SetPrototype(c, obj, argv[2]) < 0) {
+        JS_FreeValue(c, obj);
+        js_free(c, s);
+        sqlite3_finalize(st);
+        return JS_EXCEPTION;
+    }
     s->st = st;
     s->db = d;
+    s->node_flags = arg_int(c, argc, argv, 3);
     s->db_obj = JS_DupValue(c, argv[0]);
     s->next = d->stmts;
     if (d->stmts)
@@ -642,9 +667,11 @@ static JSValue throw_param(JSContext *c, sq_db *d, const char *msg, const char *
     return JS_Throw(c, e);
 }
 
-/* node:sqlite's check that every key of named names a parameter of s (with one of
- * the prefixes $ : @, or as written). JS_UNDEFINED, or JS_EXCEPTION. */
-static JSValue check_unknown(JSContext *c, sq_stmt *s, JSValueConst named)
+/* node:sqlite's check of the keys of named: each names a parameter of s (with one
+ * of the prefixes $ : @, or as written), or, with prefixed, each starts with its
+ * prefix ($ : @ ?; the rule without allowBareNamedParameters). JS_UNDEFINED, or
+ * JS_EXCEPTION. */
+static JSValue check_keys(JSContext *c, sq_stmt *s, JSValueConst named, int prefixed)
 {
     JSPropertyEnum *tab = NULL;
     uint32_t n = 0;
@@ -653,9 +680,12 @@ static JSValue check_unknown(JSContext *c, sq_stmt *s, JSValueConst named)
     JSValue r = JS_UNDEFINED;
     for (uint32_t i = 0; i < n; i++) {
         const char *key = JS_IsException(r) ? NULL : JS_AtomToCString(c, tab[i].atom);
+        if (!key && !JS_IsException(r))
+            r = JS_EXCEPTION;
         if (key) {
-            int found = sqlite3_bind_parameter_index(s->st, key) > 0;
-            for (const char *pre = "$:@"; !found && *pre; pre++) {
+            int found = prefixed ? key[0] && strchr("$:@?", key[0])
+                                 : sqlite3_bind_parameter_index(s->st, key) > 0;
+            for (const char *pre = "$:@"; !prefixed && !found && *pre; pre++) {
                 char *full = sqlite3_mprintf("%c%s", *pre, key);
                 found = full && sqlite3_bind_parameter_index(s->st, full) > 0;
                 sqlite3_free(full);
@@ -670,21 +700,18 @@ static JSValue check_unknown(JSContext *c, sq_stmt *s, JSValueConst named)
     return r;
 }
 
-/* bind(stmt, positional, named, how) and bind_args: binds the values of the array positional
- * to the anonymous (and numbered) parameters in order, and those of the object named
- * (or undefined) to the named ones, by name without its prefix ($a :a @a), or with
- * it. how is BIND_BETTER (too few values, or a missing named one, is an error),
- * BIND_NODE (missing ones are NULL; a key of named that names no parameter is an
- * error) or BIND_NODE_ANY (such keys are ignored). Too many values is an error. */
-static JSValue bind_args(JSContext *c, sq_stmt *s, JSValueConst positional, JSValueConst named,
-                         int how)
+/* bind(stmt, positional, named, how) and bind_values: binds npos values, pos[0..npos)
+ * or, when pos is NULL, the elements of the array positional, to the anonymous (and
+ * numbered) parameters in order, and those of the object named (or undefined) to the
+ * named ones, by name without its prefix ($a :a @a), or with it. how is BIND_BETTER
+ * (too few values, or a missing named one, is an error), BIND_NODE (missing ones are
+ * NULL; a key of named that names no parameter is an error) or BIND_NODE_ANY (such
+ * keys are ignored). Too many values is an error. */
+static JSValue bind_values(JSContext *c, sq_stmt *s, int64_t npos, JSValueConst *pos,
+                           JSValueConst positional, JSValueConst named, int how)
 {
     sqlite3_stmt *st = s->st;
     int strict = how == BIND_BETTER;
-    int64_t npos = 0;
-    JSValue lenv = JS_GetProperty(c, positional, atom_length);
-    if (JS_IsException(lenv) || JS_ToInt64(c, &npos, lenv) < 0)
-        return JS_EXCEPTION;
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     int count = sqlite3_bind_parameter_count(st);
@@ -698,7 +725,8 @@ static JSValue bind_args(JSContext *c, sq_stmt *s, JSValueConst positional, JSVa
                     return throw_param(c, s->db, "Too few parameter values were provided%s", "");
                 continue;
             }
-            v = JS_GetPropertyUint32(c, positional, (uint32_t)used++);
+            v = pos ? JS_DupValue(c, pos[used]) : JS_GetPropertyUint32(c, positional, (uint32_t)used);
+            used++;
         } else {
             /* node:sqlite leaves a named parameter it has no value for NULL. */
             if (!JS_IsObject(named)) {
@@ -729,7 +757,18 @@ static JSValue bind_args(JSContext *c, sq_stmt *s, JSValueConst positional, JSVa
         return s->db->flavor == FLAVOR_BETTER
                    ? throw_param(c, s->db, "Too many parameter values were provided%s", "")
                    : throw_sqlite(c, s->db, SQLITE_RANGE, "column index out of range");
-    return how != BIND_NODE || !JS_IsObject(named) ? JS_UNDEFINED : check_unknown(c, s, named);
+    return how != BIND_NODE || !JS_IsObject(named) ? JS_UNDEFINED : check_keys(c, s, named, 0);
+}
+
+/* bind_values of the elements of the array positional. */
+static JSValue bind_array(JSContext *c, sq_stmt *s, JSValueConst positional, JSValueConst named,
+                          int how)
+{
+    int64_t npos = 0;
+    JSValue lenv = JS_GetProperty(c, positional, atom_length);
+    if (JS_IsException(lenv) || JS_ToInt64(c, &npos, lenv) < 0)
+        return JS_EXCEPTION;
+    return bind_values(c, s, npos, NULL, positional, named, how);
 }
 
 static JSValue js_bind(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
@@ -737,7 +776,7 @@ static JSValue js_bind(JSContext *c, JSValueConst this_val, int argc, JSValueCon
     sq_stmt *s = live_stmt(c, argv[0]);
     if (!s)
         return JS_EXCEPTION;
-    return bind_args(c, s, argv[1], argv[2], arg_int(c, argc, argv, 3));
+    return bind_array(c, s, argv[1], argv[2], arg_int(c, argc, argv, 3));
 }
 
 /* The arguments at argv[i..i+2] of run() and fetch(), when given: bind()'s
@@ -747,7 +786,8 @@ static int bind_optional(JSContext *c, sq_stmt *s, int argc, JSValueConst *argv,
 {
     if (argc <= i + 2 || JS_IsUndefined(argv[i]))
         return 0;
-    return JS_IsException(bind_args(c, s, argv[i], argv[i + 1], arg_int(c, argc, argv, i + 2))) ? -1 : 0;
+    return JS_IsException(bind_array(c, s, argv[i], argv[i + 1], arg_int(c, argc, argv, i + 2))) ? -1
+                                                                                              : 0;
 }
 
 /* The row st is on, in shape mode (ROW_*). */
@@ -793,22 +833,11 @@ static JSValue make_row(JSContext *c, sq_stmt *s, int mode, int bigint, JSAtom *
     return row;
 }
 
-/* fetch(stmt, mode, bigint, kind[, positional, named, how]): binds (see
- * bind_optional), steps stmt and gives its rows in
- * shape mode: all of them as an array (FETCH_ALL), the first or undefined
- * (FETCH_GET), or the next or undefined at the end (FETCH_NEXT, which leaves the
- * statement where it is otherwise). */
-static JSValue js_fetch(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+/* Steps s, bound, and gives its rows in shape mode: all of them as an array
+ * (FETCH_ALL), the first or undefined (FETCH_GET), or the next or undefined at the
+ * end (FETCH_NEXT, which leaves the statement where it is otherwise). */
+static JSValue fetch_rows(JSContext *c, sq_stmt *s, int mode, int bigint, int kind)
 {
-    sq_stmt *s = live_stmt(c, argv[0]);
-    if (!s)
-        return JS_EXCEPTION;
-    if (!s->db->db)
-        return throw_state(c, s->db, "database is not open", "The database connection is not open");
-    int mode = arg_int(c, argc, argv, 1), bigint = argc > 2 && JS_ToBool(c, argv[2]);
-    int kind = arg_int(c, argc, argv, 3);
-    if (bind_optional(c, s, argc, argv, 4) < 0)
-        return JS_EXCEPTION;
     sqlite3_stmt *st = s->st;
     int n = sqlite3_column_count(st);
     JSAtom names_small[16], *names = n <= 16 ? names_small : js_malloc(c, sizeof(JSAtom) * n);
@@ -856,19 +885,34 @@ static JSValue js_fetch(JSContext *c, JSValueConst this_val, int argc, JSValueCo
     return out;
 }
 
-/* run(stmt, bigint[, positional, named, how]): binds (see bind_optional), steps stmt
- * to its end and gives
- * { changes, lastInsertRowid }. */
-static JSValue js_run(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+/* s of a native's argument as live_stmt, of an open connection. */
+static sq_stmt *steppable_stmt(JSContext *c, JSValueConst v)
 {
-    sq_stmt *s = live_stmt(c, argv[0]);
+    sq_stmt *s = live_stmt(c, v);
+    if (s && !s->db->db) {
+        throw_state(c, s->db, "database is not open", "The database connection is not open");
+        return NULL;
+    }
+    return s;
+}
+
+/* fetch(stmt, mode, bigint, kind[, positional, named, how]): binds (see
+ * bind_optional) and gives fetch_rows. */
+static JSValue js_fetch(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    sq_stmt *s = steppable_stmt(c, argv[0]);
     if (!s)
         return JS_EXCEPTION;
-    if (!s->db->db)
-        return throw_state(c, s->db, "database is not open", "The database connection is not open");
-    int bigint = argc > 1 && JS_ToBool(c, argv[1]);
-    if (bind_optional(c, s, argc, argv, 2) < 0)
+    int mode = arg_int(c, argc, argv, 1), bigint = argc > 2 && JS_ToBool(c, argv[2]);
+    int kind = arg_int(c, argc, argv, 3);
+    if (bind_optional(c, s, argc, argv, 4) < 0)
         return JS_EXCEPTION;
+    return fetch_rows(c, s, mode, bigint, kind);
+}
+
+/* Steps s, bound, to its end and gives { changes, lastInsertRowid }. */
+static JSValue run_to_end(JSContext *c, sq_stmt *s, int bigint)
+{
     sqlite3 *db = s->db->db;
     int rc;
     while ((rc = stmt_step(s)) == SQLITE_ROW)
@@ -886,6 +930,81 @@ static JSValue js_run(JSContext *c, JSValueConst this_val, int argc, JSValueCons
     JS_DefinePropertyValue(c, r, atom_rowid,
                            bigint ? JS_NewBigInt64(c, rowid) : JS_NewInt64(c, rowid), JS_PROP_C_W_E);
     return r;
+}
+
+/* run(stmt, bigint[, positional, named, how]): binds (see bind_optional) and gives
+ * run_to_end. */
+static JSValue js_run(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    sq_stmt *s = steppable_stmt(c, argv[0]);
+    if (!s)
+        return JS_EXCEPTION;
+    int bigint = argc > 1 && JS_ToBool(c, argv[1]);
+    if (bind_optional(c, s, argc, argv, 2) < 0)
+        return JS_EXCEPTION;
+    return run_to_end(c, s, bigint);
+}
+
+/* StatementSync.prototype.run, .get and .all of node:sqlite, and the binding of
+ * .iterate (magic: NODE_*), called on the statement itself with the script's
+ * arguments: a first plain object (plain_test) holds the named parameters, the others
+ * are the anonymous ones in order. One native call per call of the script's, with
+ * no array of the arguments made. */
+static JSValue js_node_call(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv,
+                            int magic)
+{
+    sq_stmt *s = JS_GetOpaque(this_val, stmt_class);
+    if (!s || s->db->flavor != FLAVOR_NODE) {
+        JS_ThrowTypeError(c, "Illegal invocation");
+        JSValue e = JS_GetException(c);
+        JS_SetPropertyStr(c, e, "code", JS_NewString(c, "ERR_INVALID_THIS"));
+        return JS_Throw(c, e);
+    }
+    sq_db *now = s->db;
+    while (JS_IsObject(now->successor))
+        now = JS_GetOpaque(now->successor, db_class);
+    if (!now->db)
+        return throw_state(c, s->db, "database is not open", "");
+    if (!live_stmt(c, this_val))
+        return JS_EXCEPTION;
+    JSValueConst named = JS_UNDEFINED;
+    int start = 0;
+    if (argc > 0 && JS_IsObject(argv[0])) {
+        JSValue plain = JS_Call(c, plain_test, JS_UNDEFINED, 1, argv);
+        if (JS_IsException(plain))
+            return plain;
+        if (JS_ToBool(c, plain)) {
+            named = argv[0];
+            start = 1;
+        }
+        JS_FreeValue(c, plain);
+        if (start && !(s->node_flags & NODE_BARE_NAMED) &&
+            JS_IsException(check_keys(c, s, named, 1)))
+            return JS_EXCEPTION;
+    }
+    int how = s->node_flags & NODE_UNKNOWN_NAMED ? BIND_NODE_ANY : BIND_NODE;
+    JSValue r = bind_values(c, s, argc - start, argv + start, JS_UNDEFINED, named, how);
+    if (JS_IsException(r) || magic == NODE_BIND)
+        return r;
+    int bigint = (s->node_flags & NODE_BIGINTS) != 0;
+    if (magic == NODE_RUN)
+        return run_to_end(c, s, bigint);
+    return fetch_rows(c, s, s->node_flags & NODE_ARRAYS ? ROW_ARRAY : ROW_OBJECT, bigint,
+                      magic == NODE_GET ? FETCH_GET : FETCH_ALL);
+}
+
+/* nodeFlags(stmt[, mask, on]): a node:sqlite statement's NODE_* options, after
+ * turning those of mask on or off when given. */
+static JSValue js_node_flags(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    sq_stmt *s = JS_GetOpaque2(c, argv[0], stmt_class);
+    if (!s)
+        return JS_EXCEPTION;
+    if (argc > 2) {
+        int mask = arg_int(c, argc, argv, 1);
+        s->node_flags = JS_ToBool(c, argv[2]) ? s->node_flags | mask : s->node_flags & ~mask;
+    }
+    return JS_NewInt32(c, s->node_flags);
 }
 
 /* reset(stmt), finalize(stmt). */
@@ -1062,15 +1181,18 @@ static JSValue js_func(JSContext *c, JSValueConst this_val, int argc, JSValueCon
     return rc == SQLITE_OK ? JS_UNDEFINED : throw_db(c, d, rc);
 }
 
-/* setPrototypes(Buffer.prototype, SqliteError.prototype): what better-sqlite3's
- * blobs and errors are made of. Called once, when the image is made. */
+/* setPrototypes(Buffer.prototype, SqliteError.prototype, isPlainObject): what
+ * better-sqlite3's blobs and errors are made of, and node:sqlite's test of named
+ * parameters. Called once, when the image is made. */
 static JSValue js_set_prototypes(JSContext *c, JSValueConst this_val, int argc,
                                  JSValueConst *argv)
 {
     JS_FreeValue(c, buffer_proto);
     JS_FreeValue(c, sqlite_error_proto);
+    JS_FreeValue(c, plain_test);
     buffer_proto = JS_DupValue(c, argv[0]);
     sqlite_error_proto = JS_DupValue(c, argv[1]);
+    plain_test = JS_DupValue(c, argv[2]);
     return JS_UNDEFINED;
 }
 
@@ -1094,7 +1216,8 @@ static const JSCFunctionListEntry sqlite_funcs[] = {
     JS_CFUNC_DEF("columns", 1, js_columns),
     JS_CFUNC_DEF("info", 2, js_info),
     JS_CFUNC_DEF("func", 6, js_func),
-    JS_CFUNC_DEF("setPrototypes", 2, js_set_prototypes),
+    JS_CFUNC_DEF("nodeFlags", 3, js_node_flags),
+    JS_CFUNC_DEF("setPrototypes", 3, js_set_prototypes),
     JS_CFUNC_DEF("version", 0, js_version),
 };
 
@@ -1107,7 +1230,7 @@ void capsa_sqlite_add_natives(JSContext *c, JSValueConst obj)
     JS_NewClassID(&stmt_class);
     JS_NewClass(rt, db_class, &db_def);
     JS_NewClass(rt, stmt_class, &stmt_def);
-    buffer_proto = sqlite_error_proto = JS_UNDEFINED;
+    buffer_proto = sqlite_error_proto = plain_test = JS_UNDEFINED;
     JSValue global = JS_GetGlobalObject(c);
     uint8_ctor = JS_GetPropertyStr(c, global, "Uint8Array");
     atom_length = JS_NewAtom(c, "length");
@@ -1115,4 +1238,13 @@ void capsa_sqlite_add_natives(JSContext *c, JSValueConst obj)
     atom_rowid = JS_NewAtom(c, "lastInsertRowid");
     JS_FreeValue(c, global);
     JS_SetPropertyFunctionList(c, obj, sqlite_funcs, sizeof(sqlite_funcs) / sizeof(sqlite_funcs[0]));
+    /* StatementSync's methods, named as the script sees them. */
+    static const struct { const char *prop, *name; int magic; } node_methods[] = {
+        { "nodeRun", "run", NODE_RUN }, { "nodeGet", "get", NODE_GET },
+        { "nodeAll", "all", NODE_ALL }, { "nodeBind", "bind", NODE_BIND },
+    };
+    for (size_t i = 0; i < sizeof(node_methods) / sizeof(node_methods[0]); i++)
+        JS_SetPropertyStr(c, obj, node_methods[i].prop,
+                          JS_NewCFunctionMagic(c, js_node_call, node_methods[i].name, 0,
+                                               JS_CFUNC_generic_magic, node_methods[i].magic));
 }

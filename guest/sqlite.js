@@ -20,6 +20,7 @@
     open: host.open, close: host.close, isOpen: host.isOpen, inTransaction: host.inTransaction,
     exec: host.exec, prepare: host.prepare, bind: host.bind, fetch: host.fetch, run: host.run,
     reset: host.reset, columns: host.columns, info: host.info, func: host.func,
+    nodeFlags: host.nodeFlags, nodeBind: host.nodeBind,
   };
   const { Buffer } = host.buffer;
 
@@ -30,13 +31,15 @@
   const RangeErrorCtor = RangeError;
   const SymbolIterator = Symbol.iterator;
   const ArrayBufferIsView = ArrayBuffer.isView;
+  const ReflectApply = Reflect.apply;
 
   // Flags of native.open, fetch shapes and kinds (guest/sqlite.c).
   const OPEN_READONLY = 1, OPEN_NOCREATE = 2, OPEN_FK_ON = 4, OPEN_FK_OFF = 8,
     OPEN_NO_DQS = 16, OPEN_BETTER = 32;
   const ROW_OBJECT = 0, ROW_ARRAY = 1, ROW_PLUCK = 2, ROW_EXPAND = 3;
   const FETCH_ALL = 0, FETCH_GET = 1, FETCH_NEXT = 2;
-  const BIND_NODE = 0, BIND_BETTER = 1, BIND_NODE_ANY = 2;
+  const BIND_BETTER = 1;
+  const NODE_BIGINTS = 1, NODE_ARRAYS = 2, NODE_BARE_NAMED = 4, NODE_UNKNOWN_NAMED = 8;
   const INFO_SQL = 0, INFO_EXPANDED = 1, INFO_READONLY = 2, INFO_COLUMNS = 3;
 
   const withCode = (err, code) => {
@@ -117,7 +120,7 @@
         throw withCode(new ErrorCtor('database is already open'), 'ERR_INVALID_STATE');
       }
       o.handle = native.open(o.path, (o.readOnly ? OPEN_READONLY : 0) |
-        (o.fk ? OPEN_FK_ON : OPEN_FK_OFF) | (o.dqs ? 0 : OPEN_NO_DQS), o.timeout);
+        (o.fk ? OPEN_FK_ON : OPEN_FK_OFF) | (o.dqs ? 0 : OPEN_NO_DQS), o.timeout, o.handle);
     }
 
     get isOpen() {
@@ -142,7 +145,14 @@
     prepare(sql) {
       const h = handleOf(this);
       if (typeof sql !== 'string') throw argType('sql', 'a string', sql);
-      return new StatementSync(kStmt, this[kDb], native.prepare(h, sql));
+      // The statement is the native object itself, with StatementSync's prototype:
+      // run(), get() and all() are natives called on it (guest/sqlite.c).
+      const o = this[kDb];
+      const stmt = native.prepare(h, sql, StatementSync.prototype,
+        (o.readBigInts ? NODE_BIGINTS : 0) | (o.returnArrays ? NODE_ARRAYS : 0) |
+        (o.bareNamed ? NODE_BARE_NAMED : 0) | (o.unknownNamed ? NODE_UNKNOWN_NAMED : 0));
+      defineProperty(stmt, kStmt, { value: { db: o, handle: stmt } });
+      return stmt;
     }
 
     function(name, options, fn) {
@@ -172,32 +182,6 @@
     return o.handle;
   }
 
-  // Binds a node:sqlite call's arguments (a first plain object holds the named
-  // parameters, the rest are the anonymous ones in order) and makes the call
-  // native.run(handle, a) or native.fetch(handle, a, b, c) with them (any other call:
-  // only the binding).
-  function nodeBind(s, args, call, a, b, c) {
-    let named;
-    let start = 0;
-    if (args.length > 0 && isPlainObject(args[0])) {
-      named = args[0];
-      start = 1;
-      if (!s.bareNamed) {
-        for (const k of objectKeys(named)) {
-          const c = k[0];
-          if (c !== '$' && c !== ':' && c !== '@' && c !== '?') {
-            throw withCode(new ErrorCtor(`Unknown named parameter '${k}'`), 'ERR_INVALID_STATE');
-          }
-        }
-      }
-    }
-    const positional = start === 0 ? args : Array.prototype.slice.call(args, start);
-    const how = s.unknownNamed ? BIND_NODE_ANY : BIND_NODE;
-    if (call === native.run) return call(s.handle, a, positional, named, how);
-    if (call === native.fetch) return call(s.handle, a, b, c, positional, named, how);
-    return native.bind(s.handle, positional, named, how);
-  }
-
   function statementOf(stmt) {
     const s = stmt !== null && typeof stmt === 'object' ? stmt[kStmt] : undefined;
     if (s === undefined) throw withCode(new TypeErrorCtor('Illegal invocation'), 'ERR_INVALID_THIS');
@@ -205,36 +189,18 @@
     return s;
   }
 
+  // Made by DatabaseSync.prototype.prepare only (see there).
   class StatementSync {
-    constructor(key, db, handle) {
-      if (key !== kStmt) throw withCode(new TypeErrorCtor('Illegal constructor'), 'ERR_ILLEGAL_CONSTRUCTOR');
-      this[kStmt] = {
-        db, handle, readBigInts: db.readBigInts, returnArrays: db.returnArrays,
-        bareNamed: db.bareNamed, unknownNamed: db.unknownNamed,
-      };
-    }
-
-    run(...args) {
-      const s = statementOf(this);
-      return nodeBind(s, args, native.run, s.readBigInts);
-    }
-
-    get(...args) {
-      const s = statementOf(this);
-      return nodeBind(s, args, native.fetch, s.returnArrays ? ROW_ARRAY : ROW_OBJECT, s.readBigInts,
-        FETCH_GET);
-    }
-
-    all(...args) {
-      const s = statementOf(this);
-      return nodeBind(s, args, native.fetch, s.returnArrays ? ROW_ARRAY : ROW_OBJECT, s.readBigInts,
-        FETCH_ALL);
+    constructor() {
+      throw withCode(new TypeErrorCtor('Illegal constructor'), 'ERR_ILLEGAL_CONSTRUCTOR');
     }
 
     iterate(...args) {
       const s = statementOf(this);
-      nodeBind(s, args, native.bind);
-      return rowIterator(s, () => s.returnArrays ? ROW_ARRAY : ROW_OBJECT, () => s.readBigInts);
+      ReflectApply(native.nodeBind, this, args);
+      const flags = () => native.nodeFlags(s.handle);
+      return rowIterator(s, () => flags() & NODE_ARRAYS ? ROW_ARRAY : ROW_OBJECT,
+        () => (flags() & NODE_BIGINTS) !== 0);
     }
 
     columns() {
@@ -252,26 +218,31 @@
     setReadBigInts(v) {
       const s = statementOf(this);
       if (typeof v !== 'boolean') throw argType('readBigInts', 'a boolean', v);
-      s.readBigInts = v;
+      native.nodeFlags(s.handle, NODE_BIGINTS, v);
     }
 
     setReturnArrays(v) {
       const s = statementOf(this);
       if (typeof v !== 'boolean') throw argType('returnArrays', 'a boolean', v);
-      s.returnArrays = v;
+      native.nodeFlags(s.handle, NODE_ARRAYS, v);
     }
 
     setAllowBareNamedParameters(v) {
       const s = statementOf(this);
       if (typeof v !== 'boolean') throw argType('allowBareNamedParameters', 'a boolean', v);
-      s.bareNamed = v;
+      native.nodeFlags(s.handle, NODE_BARE_NAMED, v);
     }
 
     setAllowUnknownNamedParameters(v) {
       const s = statementOf(this);
       if (typeof v !== 'boolean') throw argType('enabled', 'a boolean', v);
-      s.unknownNamed = v;
+      native.nodeFlags(s.handle, NODE_UNKNOWN_NAMED, v);
     }
+  }
+
+  // StatementSync's natives, methods as a class's are (not enumerable).
+  for (const [name, fn] of [['run', host.nodeRun], ['get', host.nodeGet], ['all', host.nodeAll]]) {
+    defineProperty(StatementSync.prototype, name, { value: fn, writable: true, configurable: true });
   }
 
   // An iterator over the rows of s, bound already (iterate()); return() ends it early.
@@ -321,7 +292,7 @@
     }
   }
   defineProperty(SqliteError.prototype, 'name', { value: 'SqliteError', writable: true, configurable: true });
-  host.setPrototypes(Buffer.prototype, SqliteError.prototype);
+  host.setPrototypes(Buffer.prototype, SqliteError.prototype, isPlainObject);
 
   const kBs = Symbol('kBs');
   const notOpenBs = () => new TypeErrorCtor('The database connection is not open');

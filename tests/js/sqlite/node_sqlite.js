@@ -181,6 +181,73 @@ check('close, then use, is ERR_INVALID_STATE', () => {
   throwsWith(() => d.open(), { code: 'ERR_INVALID_STATE', message: 'database is already open' });
   d.close();
 });
+check('a statement of a closed connection opened again is finalized', () => {
+  const d = new DatabaseSync(':memory:');
+  const s = d.prepare('select 1 as v');
+  d.close();
+  d.open();
+  throwsWith(() => s.get(), { code: 'ERR_INVALID_STATE', message: 'statement has been finalized' });
+  throwsWith(() => s.run(), { code: 'ERR_INVALID_STATE', message: 'statement has been finalized' });
+  d.close();
+  throwsWith(() => s.all(), { code: 'ERR_INVALID_STATE', message: 'database is not open' });
+});
+check('run, get and all are the statement class\'s methods', () => {
+  const s = db.prepare('select ? as v');
+  assert.ok(s instanceof StatementSync);
+  assert.strictEqual(Object.getPrototypeOf(s), StatementSync.prototype);
+  for (const name of ['run', 'get', 'all', 'iterate']) {
+    const desc = Object.getOwnPropertyDescriptor(StatementSync.prototype, name);
+    assert.strictEqual(typeof desc.value, 'function', name);
+    assert.strictEqual(desc.enumerable, false, name);
+    assert.strictEqual(desc.value.name, name);
+  }
+  assert.deepStrictEqual(Object.keys(s), []);
+});
+check('run, get and all on anything but a statement are ERR_INVALID_THIS', () => {
+  const s = db.prepare('select 1 as v');
+  for (const that of [{}, null, undefined, 1, Object.create(StatementSync.prototype)]) {
+    throwsWith(() => s.get.call(that), { name: 'TypeError', code: 'ERR_INVALID_THIS', message: 'Illegal invocation' });
+    throwsWith(() => StatementSync.prototype.run.call(that), { name: 'TypeError', code: 'ERR_INVALID_THIS' });
+  }
+  const Better = require('better-sqlite3');
+  const b = new Better(':memory:');
+  const bs = b.prepare('select 1 as v');
+  throwsWith(() => s.all.call(bs), { name: 'TypeError', code: 'ERR_INVALID_THIS' });
+  b.close();
+});
+check('setAllowBareNamedParameters(false) refuses a key without its prefix', () => {
+  const s = db.prepare('select $a as v');
+  assert.strictEqual(s.get({ a: 5 }).v, 5);
+  s.setAllowBareNamedParameters(false);
+  throwsWith(() => s.get({ a: 5 }), { code: 'ERR_INVALID_STATE', message: "Unknown named parameter 'a'" });
+  throwsWith(() => s.run({ '': 5 }), { code: 'ERR_INVALID_STATE', message: "Unknown named parameter ''" });
+  assert.strictEqual(s.get({ $a: 6 }).v, 6);
+  s.setAllowBareNamedParameters(true);
+  assert.strictEqual(s.all({ a: 7 })[0].v, 7);
+});
+check('a statement keeps its options apart from the next one of the database', () => {
+  const s = db.prepare('select 1 as v');
+  s.setReturnArrays(true);
+  s.setReadBigInts(true);
+  assert.deepStrictEqual(s.get(), [1n]);
+  assert.deepStrictEqual([...s.iterate()], [[1n]]);
+  assert.deepStrictEqual({ ...db.prepare('select 1 as v').get() }, { v: 1 });
+  s.setReturnArrays(false);
+  assert.deepStrictEqual(s.all().map((r) => r.v), [1n]);
+});
+check('a first argument that is an array or a typed array is a value, not names', () => {
+  const s = db.prepare('select ? as v');
+  throwsWith(() => s.get([1]), { code: 'ERR_INVALID_ARG_TYPE' });
+  assert.deepStrictEqual([...s.get(new Uint8Array([7])).v], [7]);
+  throwsWith(() => s.get(new DataView(new ArrayBuffer(1))), { code: 'ERR_INVALID_ARG_TYPE' });
+  assert.strictEqual(db.prepare('select $a as v').get(Object.assign(Object.create(null), { a: 3 })).v, 3);
+});
+check('a named-parameter test that throws reaches the caller', () => {
+  const s = db.prepare('select $a as v');
+  const tricky = new Proxy({}, { ownKeys() { throw new Error('no keys'); } });
+  throwsWith(() => s.get(tricky), { message: 'no keys' });
+  assert.strictEqual(s.get({ a: 2 }).v, 2);
+});
 check('open: false defers opening', () => {
   const d = new DatabaseSync(':memory:', { open: false });
   assert.strictEqual(d.isOpen, false);
