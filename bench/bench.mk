@@ -102,13 +102,17 @@ BENCH_SERVE_REQUESTS ?= 1000
 BENCH_SERVE_RUN = @BENCH_CAPSA=$(BUILD)/capsa BENCH_SERVE_JSON=$(BUILD)/bench-serve.json \
 	BENCH_SERVE_REQUESTS=$(BENCH_SERVE_REQUESTS) sh bench/serve.sh
 
+# The SQLite rows' scripts: node:sqlite's and better-sqlite3's.
+BENCH_SQLITE_SCRIPTS := bench/sqlite/insert_group.js bench/sqlite/better_insert_group.js
+
 BENCH_RUN = @BENCH_BIN=$(BENCH_BIN) BENCH_UNMETERED=$(BENCH_UNMETERED)/capsa_bench \
 	BENCH_CAPSA=$(BUILD)/capsa BENCH_JSON=$(BUILD)/bench.json BENCH_REPS=$(BENCH_REPS) \
 	BENCH_WARMUP=$(BENCH_WARMUP) BENCH_CYCLES=$(BENCH_CYCLES) BENCH_ROUNDS=$(BENCH_ROUNDS) \
 	BENCH_SANDBOXES=$(BENCH_SANDBOXES) BENCH_PROCESS_RUNS=$(BENCH_PROCESS_RUNS) \
 	BENCH_NODE_MODULES=$(BENCH_BIN)/node_modules BENCH_CLOCK=$(BENCH_CLOCK) \
 	BENCH_RUNTIME_JS=guest/runtime.js BENCH_INTL_JS=guest/intl.js \
-	BENCH_TOOL_SCRIPT=bench/tool_calls.js BENCH_SQLITE_SCRIPT=bench/sqlite/insert_group.js sh bench/bench.sh $(BENCH_SCRIPTS) && sh bench/plot.sh $(BUILD)/bench.json $(BUILD)/bench.png
+	BENCH_TOOL_SCRIPT=bench/tool_calls.js BENCH_SQLITE_SCRIPTS='$(BENCH_SQLITE_SCRIPTS)' \
+	sh bench/bench.sh $(BENCH_SCRIPTS) && sh bench/plot.sh $(BUILD)/bench.json $(BUILD)/bench.png
 
 bench: bench-build bench-deps
 	$(BENCH_RUN)

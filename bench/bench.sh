@@ -9,8 +9,8 @@
 # BENCH_ROUNDS, BENCH_SANDBOXES, BENCH_PROCESS_RUNS, BENCH_NODE_MODULES,
 # BENCH_CLOCK (cpu or wall, see bench/bench.h), BENCH_RUNTIME_JS, BENCH_INTL_JS (the
 # guest's Intl, evaluated first by the engines that have none) and BENCH_TOOL_SCRIPT
-# (the tool-heavy script, capsa only) and BENCH_SQLITE_SCRIPT (the SQLite script, against
-# SQLite compiled natively). Targets over
+# (the tool-heavy script, capsa only) and BENCH_SQLITE_SCRIPTS (the SQLite scripts, each
+# against SQLite compiled natively). Targets over
 # are reported, not failed: this is a benchmark. Exits non-zero only when a runner
 # of capsa or native QuickJS fails or they disagree on a result; a peer that
 # cannot run is reported as unavailable.
@@ -36,9 +36,10 @@ BENCH_NODE_MODULES=${BENCH_NODE_MODULES:-}
 BENCH_CLOCK=${BENCH_CLOCK:-cpu}
 BENCH_INTL_JS=${BENCH_INTL_JS:-guest/intl.js}
 TOOL_SCRIPT=${BENCH_TOOL_SCRIPT:-$(dirname "$0")/tool_calls.js}
-# The SQLite script (bench/sqlite/insert_group.js), against $BIN/sqlite_native; at
+# The SQLite scripts (bench/sqlite/insert_group.js through node:sqlite and
+# better_insert_group.js through better-sqlite3), each against $BIN/sqlite_native; at
 # least one warm-up run, so that SQLite's first open in a sandbox is not the sample.
-SQLITE_SCRIPT=${BENCH_SQLITE_SCRIPT:-}
+SQLITE_SCRIPTS=${BENCH_SQLITE_SCRIPTS:-}
 SQLITE_WARMUP=$WARMUP
 [ "$SQLITE_WARMUP" -ge 1 ] || SQLITE_WARMUP=1
 export BENCH_NODE_MODULES BENCH_CLOCK BENCH_INTL_JS
@@ -111,10 +112,11 @@ while [ "$round" -le "$ROUNDS" ]; do
     run capsa "$BIN/capsa_bench" tools "$REPS" "$TOOL_SCRIPT"
     echo "bench: round $round: checkpoints" >&2
     run capsa "$BIN/capsa_bench" checkpoint "$REPS"
-    if [ -n "$SQLITE_SCRIPT" ]; then
+    if [ -n "$SQLITE_SCRIPTS" ]; then
         echo "bench: round $round: SQLite" >&2
         run native "$BIN/sqlite_native" "$REPS" "$SQLITE_WARMUP"
-        run capsa "$BIN/capsa_bench" sqlite "$REPS" "$SQLITE_WARMUP" "$SQLITE_SCRIPT"
+        # shellcheck disable=SC2086 # a list of scripts
+        run capsa "$BIN/capsa_bench" sqlite "$REPS" "$SQLITE_WARMUP" $SQLITE_SCRIPTS
     fi
     echo "bench: round $round: sandbox latency" >&2
     run native "$BIN/native_qjs" latency "$CYCLES" "$RUNTIME_JS"
@@ -318,14 +320,18 @@ END {
             med["capsa", "checkpoint.new_from_image"], spread2("capsa", "capsa", "checkpoint.new_from_checkpoint"),
             "", "reference: a new sandbox from the image, same run")
     }
-    # SQLite: node:sqlite in the guest against the same SQLite compiled natively,
-    # doing the same SQL from C; both must compute the same checksum.
-    n = "sqlite.insert_group"
-    if (("capsa", n) in med) {
-        if (check["capsa", n] != check["native", n])
+    # SQLite: node:sqlite and better-sqlite3 in the guest against the same SQLite
+    # compiled natively, doing the same SQL from C; each must compute its checksum.
+    ref = "sqlite.insert_group"
+    split("insert_group better_insert_group", sq, " ")
+    for (i = 1; i <= 2; i++) {
+        n = "sqlite." sq[i]
+        if (!(("capsa", n) in med))
+            continue
+        if (check["capsa", n] != check["native", ref])
             { printf "bench: %s: capsa computed %s, native SQLite %s\n", n, check["capsa", n],
-                check["native", n] > "/dev/stderr"; bad = 1 }
-        row("sqlite.insert_group_100k", med["capsa", n], "ms", med["native", n], spread("capsa", n),
+                check["native", ref] > "/dev/stderr"; bad = 1 }
+        row(n "_100k", med["capsa", n], "ms", med["native", ref], spread("capsa", n),
             "ratio<=1.5", "reference: the same SQLite built natively (gcc -O2), the same SQL from C")
     }
     # Memory: per live sandbox against per native runtime with a context.
@@ -401,7 +407,8 @@ END {
     print "  both times; blob: its checkpoint'\''s size; new_from_checkpoint: capsa_sandbox_restore of a"
     print "  sandbox that ran return 1+1, then return 1+1 and free, against capsa_sandbox_new + the"
     print "  same (no pool for either), alternately in one process."
-    print "sqlite: bench/sqlite/insert_group.js, node:sqlite in one sandbox: 100,000 rows inserted"
+    print "sqlite: bench/sqlite/insert_group.js, node:sqlite in one sandbox (better_insert_group:"
+    print "  the same through better-sqlite3): 100,000 rows inserted"
     print "  by one prepared statement in one transaction, then a grouped aggregate over them"
     print "  (:memory:), against the same SQLite (build/sqlite/sqlite3.c, same options) compiled"
     print "  natively with gcc -O2 and driven by bench/sqlite_native.c with the same SQL."

@@ -94,16 +94,24 @@ enum {
     OPEN_BETTER = 32,
 };
 
-/* How bind() matches values to parameters. */
+/* How bind_values matches values to parameters. */
 enum { BIND_NODE = 0, BIND_BETTER = 1, BIND_NODE_ANY = 2 };
 
-/* A node:sqlite statement's options (sq_stmt.node_flags): its database's when
- * prepared, then its own set*() methods'. */
-enum { NODE_BIGINTS = 1, NODE_ARRAYS = 2, NODE_BARE_NAMED = 4, NODE_UNKNOWN_NAMED = 8 };
+/* A statement's options and state (sq_stmt.flags). node:sqlite's: its database's
+ * options when prepared, then its own set*() methods'. better-sqlite3's: whether it
+ * returns data (reader), its row shape (pluck(), raw(), expand(): one at most), its
+ * safeIntegers(), whether bind() bound it, and whether an iterate() is going on. */
+enum {
+    NODE_BIGINTS = 1, NODE_ARRAYS = 2, NODE_BARE_NAMED = 4, NODE_UNKNOWN_NAMED = 8,
+    BS_READER = 16, BS_PLUCK = 32, BS_RAW = 64, BS_EXPAND = 128, BS_SAFE_INTS = 256,
+    BS_BOUND = 512, BS_BUSY = 1024,
+};
 
-/* What StatementSync's methods in C do (their magic): bind the arguments and run,
- * get the first row, get all rows, or only bind (iterate()). */
-enum { NODE_RUN = 0, NODE_GET = 1, NODE_ALL = 2, NODE_BIND = 3 };
+/* What the statements' methods in C do (their magic): bind the arguments and run,
+ * get the first row, get all rows, or only bind (node:sqlite's iterate(); better-
+ * sqlite3's iterate() also checks the statement as its run() does, and its bind()
+ * binds once for all later calls). */
+enum { CALL_RUN = 0, CALL_GET = 1, CALL_ALL = 2, CALL_ITERATE = 3, CALL_BIND = 4 };
 
 /* Row shapes of fetch(). */
 enum { ROW_OBJECT = 0, ROW_ARRAY = 1, ROW_PLUCK = 2, ROW_EXPAND = 3 };
@@ -121,6 +129,8 @@ typedef struct sq_db {
     JSContext *ctx;    /* for user functions */
     JSValue pending;   /* a user function's exception, rethrown by the failed call */
     JSValue successor; /* closed, and its DatabaseSync opened again: the new connection */
+    JSValue verbose;   /* better-sqlite3's verbose option: called with each statement's
+                          SQL, values bound, before it runs; or undefined */
 } sq_db;
 
 struct sq_stmt {
@@ -128,15 +138,15 @@ struct sq_stmt {
     sq_db *db;
     JSValue db_obj;    /* keeps db alive while the statement is */
     int running;       /* inside sqlite3_step: a user function must not reset or rebind it */
-    int node_flags;    /* NODE_* options of a node:sqlite statement */
+    int flags;         /* NODE_* or BS_* options and state */
     sq_stmt *next, *prev;
 };
 
 static JSClassID db_class, stmt_class;
 /* What the modules give (set_prototypes): Buffer.prototype for better-sqlite3's
- * blobs, SqliteError.prototype for its errors, and node:sqlite's test of a first
- * argument that holds named parameters (isPlainObject). */
-static JSValue buffer_proto, sqlite_error_proto, plain_test, uint8_ctor;
+ * blobs, SqliteError.prototype for its errors, and each module's test of an
+ * argument that holds named parameters. */
+static JSValue buffer_proto, sqlite_error_proto, node_named_test, bs_named_test, uint8_ctor;
 /* Names the natives use for every row or call, made once. */
 static JSAtom atom_length, atom_changes, atom_rowid;
 
@@ -180,7 +190,20 @@ static void db_finalizer(JSRuntime *rt, JSValue val)
     db_close(d);
     JS_FreeValueRT(rt, d->pending);
     JS_FreeValueRT(rt, d->successor);
+    JS_FreeValueRT(rt, d->verbose);
     js_free_rt(rt, d);
+}
+
+/* What a connection holds of the script's values, for the cycle collector (a verbose
+ * function may hold its Database). */
+static void db_mark(JSRuntime *rt, JSValueConst val, JS_MarkFunc *mark)
+{
+    sq_db *d = JS_GetOpaque(val, db_class);
+    if (!d)
+        return;
+    JS_MarkValue(rt, d->pending, mark);
+    JS_MarkValue(rt, d->successor, mark);
+    JS_MarkValue(rt, d->verbose, mark);
 }
 
 static void stmt_finalizer(JSRuntime *rt, JSValue val)
@@ -483,10 +506,11 @@ static int arg_int(JSContext *c, int argc, JSValueConst *argv, int i)
     return v;
 }
 
-/* open(path, flags, timeout_ms[, previous]): a connection (flags: OPEN_*). The path
- * is SQLite's (":memory:", "" for a temporary database, or a file, resolved by WASI).
- * previous, a closed connection this one replaces (DatabaseSync.open() again), keeps
- * it: whether its statements' database is open is this one's state. */
+/* open(path, flags, timeout_ms[, previous, verbose]): a connection (flags: OPEN_*).
+ * The path is SQLite's (":memory:", "" for a temporary database, or a file, resolved
+ * by WASI). previous, a closed connection this one replaces (DatabaseSync.open()
+ * again), keeps it: whether its statements' database is open is this one's state.
+ * verbose: see sq_db. */
 static JSValue js_open(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     const char *path = JS_ToCString(c, argv[0]);
@@ -503,6 +527,7 @@ static JSValue js_open(JSContext *c, JSValueConst this_val, int argc, JSValueCon
     d->flavor = flags & OPEN_BETTER ? FLAVOR_BETTER : FLAVOR_NODE;
     d->ctx = c;
     d->pending = d->successor = JS_UNDEFINED;
+    d->verbose = argc > 4 && JS_IsFunction(c, argv[4]) ? JS_DupValue(c, argv[4]) : JS_UNDEFINED;
     JS_SetOpaque(obj, d);
     int oflags = flags & OPEN_READONLY ? SQLITE_OPEN_READONLY
                  : flags & OPEN_NOCREATE ? SQLITE_OPEN_READWRITE
@@ -603,10 +628,11 @@ static int only_comments(const char *p)
     }
 }
 
-/* prepare(db, sql[, proto, node_flags]): the statement of sql's first statement,
- * whose prototype is proto when given (node:sqlite's statements are these objects)
- * and whose NODE_* options are node_flags. better-sqlite3's connections refuse SQL
- * holding more than one (RangeError), and both refuse SQL holding none. */
+/* prepare(db, sql[, proto, flags]): the statement of sql's first statement, whose
+ * prototype is proto when given (the modules' statements are these objects) and
+ * whose options are flags (BS_READER is added to a better-sqlite3 statement that
+ * has result columns). better-sqlite3's connections refuse SQL holding more than one
+ * (RangeError), and both refuse SQL holding none. */
 static JSValue js_prepare(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     sq_db *d = open_db(c, argv[0]);
@@ -646,7 +672,9 @@ static JSValue js_prepare(JSContext *c, JSValueConst this_val, int argc, JSValue
     }
     s->st = st;
     s->db = d;
-    s->node_flags = arg_int(c, argc, argv, 3);
+    s->flags = arg_int(c, argc, argv, 3);
+    if (d->flavor == FLAVOR_BETTER && sqlite3_column_count(st) > 0)
+        s->flags |= BS_READER;
     s->db_obj = JS_DupValue(c, argv[0]);
     s->next = d->stmts;
     if (d->stmts)
@@ -700,15 +728,14 @@ static JSValue check_keys(JSContext *c, sq_stmt *s, JSValueConst named, int pref
     return r;
 }
 
-/* bind(stmt, positional, named, how) and bind_values: binds npos values, pos[0..npos)
- * or, when pos is NULL, the elements of the array positional, to the anonymous (and
- * numbered) parameters in order, and those of the object named (or undefined) to the
- * named ones, by name without its prefix ($a :a @a), or with it. how is BIND_BETTER
- * (too few values, or a missing named one, is an error), BIND_NODE (missing ones are
- * NULL; a key of named that names no parameter is an error) or BIND_NODE_ANY (such
- * keys are ignored). Too many values is an error. */
+/* Binds npos values, pos[0..npos), to s's anonymous (and numbered) parameters in
+ * order, and those of the object named (or undefined) to the named ones, by name
+ * without its prefix ($a :a @a), or with it. how is BIND_BETTER (too few values, or a
+ * missing named one, is an error), BIND_NODE (missing ones are NULL; a key of named
+ * that names no parameter is an error) or BIND_NODE_ANY (such keys are ignored). Too
+ * many values is an error. */
 static JSValue bind_values(JSContext *c, sq_stmt *s, int64_t npos, JSValueConst *pos,
-                           JSValueConst positional, JSValueConst named, int how)
+                           JSValueConst named, int how)
 {
     sqlite3_stmt *st = s->st;
     int strict = how == BIND_BETTER;
@@ -725,7 +752,7 @@ static JSValue bind_values(JSContext *c, sq_stmt *s, int64_t npos, JSValueConst 
                     return throw_param(c, s->db, "Too few parameter values were provided%s", "");
                 continue;
             }
-            v = pos ? JS_DupValue(c, pos[used]) : JS_GetPropertyUint32(c, positional, (uint32_t)used);
+            v = JS_DupValue(c, pos[used]);
             used++;
         } else {
             /* node:sqlite leaves a named parameter it has no value for NULL. */
@@ -758,36 +785,6 @@ static JSValue bind_values(JSContext *c, sq_stmt *s, int64_t npos, JSValueConst 
                    ? throw_param(c, s->db, "Too many parameter values were provided%s", "")
                    : throw_sqlite(c, s->db, SQLITE_RANGE, "column index out of range");
     return how != BIND_NODE || !JS_IsObject(named) ? JS_UNDEFINED : check_keys(c, s, named, 0);
-}
-
-/* bind_values of the elements of the array positional. */
-static JSValue bind_array(JSContext *c, sq_stmt *s, JSValueConst positional, JSValueConst named,
-                          int how)
-{
-    int64_t npos = 0;
-    JSValue lenv = JS_GetProperty(c, positional, atom_length);
-    if (JS_IsException(lenv) || JS_ToInt64(c, &npos, lenv) < 0)
-        return JS_EXCEPTION;
-    return bind_values(c, s, npos, NULL, positional, named, how);
-}
-
-static JSValue js_bind(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
-{
-    sq_stmt *s = live_stmt(c, argv[0]);
-    if (!s)
-        return JS_EXCEPTION;
-    return bind_array(c, s, argv[1], argv[2], arg_int(c, argc, argv, 3));
-}
-
-/* The arguments at argv[i..i+2] of run() and fetch(), when given: bind()'s
- * positional, named and how, bound before the statement steps (one native call a
- * row instead of two). 0, or -1 with an exception pending. */
-static int bind_optional(JSContext *c, sq_stmt *s, int argc, JSValueConst *argv, int i)
-{
-    if (argc <= i + 2 || JS_IsUndefined(argv[i]))
-        return 0;
-    return JS_IsException(bind_array(c, s, argv[i], argv[i + 1], arg_int(c, argc, argv, i + 2))) ? -1
-                                                                                              : 0;
 }
 
 /* The row st is on, in shape mode (ROW_*). */
@@ -896,8 +893,7 @@ static sq_stmt *steppable_stmt(JSContext *c, JSValueConst v)
     return s;
 }
 
-/* fetch(stmt, mode, bigint, kind[, positional, named, how]): binds (see
- * bind_optional) and gives fetch_rows. */
+/* fetch(stmt, mode, bigint, kind): fetch_rows of the statement as bound. */
 static JSValue js_fetch(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     sq_stmt *s = steppable_stmt(c, argv[0]);
@@ -905,8 +901,6 @@ static JSValue js_fetch(JSContext *c, JSValueConst this_val, int argc, JSValueCo
         return JS_EXCEPTION;
     int mode = arg_int(c, argc, argv, 1), bigint = argc > 2 && JS_ToBool(c, argv[2]);
     int kind = arg_int(c, argc, argv, 3);
-    if (bind_optional(c, s, argc, argv, 4) < 0)
-        return JS_EXCEPTION;
     return fetch_rows(c, s, mode, bigint, kind);
 }
 
@@ -932,34 +926,47 @@ static JSValue run_to_end(JSContext *c, sq_stmt *s, int bigint)
     return r;
 }
 
-/* run(stmt, bigint[, positional, named, how]): binds (see bind_optional) and gives
- * run_to_end. */
-static JSValue js_run(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+/* this of a statement's method in C: a statement of the module flavor, else the
+ * module's TypeError (NULL). */
+static sq_stmt *method_stmt(JSContext *c, JSValueConst this_val, int flavor)
 {
-    sq_stmt *s = steppable_stmt(c, argv[0]);
-    if (!s)
-        return JS_EXCEPTION;
-    int bigint = argc > 1 && JS_ToBool(c, argv[1]);
-    if (bind_optional(c, s, argc, argv, 2) < 0)
-        return JS_EXCEPTION;
-    return run_to_end(c, s, bigint);
+    sq_stmt *s = JS_GetOpaque(this_val, stmt_class);
+    if (s && s->db->flavor == flavor)
+        return s;
+    JS_ThrowTypeError(c, "Illegal invocation");
+    if (flavor == FLAVOR_NODE) {
+        JSValue e = JS_GetException(c);
+        JS_SetPropertyStr(c, e, "code", JS_NewString(c, "ERR_INVALID_THIS"));
+        JS_Throw(c, e);
+    }
+    return NULL;
+}
+
+/* Whether v holds named parameters by test (the module's: a plain object); -1 with
+ * an exception pending. */
+static int holds_named(JSContext *c, JSValueConst test, JSValueConst v)
+{
+    if (!JS_IsObject(v))
+        return 0;
+    JSValue r = JS_Call(c, test, JS_UNDEFINED, 1, &v);
+    if (JS_IsException(r))
+        return -1;
+    int yes = JS_ToBool(c, r);
+    JS_FreeValue(c, r);
+    return yes;
 }
 
 /* StatementSync.prototype.run, .get and .all of node:sqlite, and the binding of
- * .iterate (magic: NODE_*), called on the statement itself with the script's
- * arguments: a first plain object (plain_test) holds the named parameters, the others
- * are the anonymous ones in order. One native call per call of the script's, with
- * no array of the arguments made. */
+ * .iterate (magic: CALL_*), called on the statement itself with the script's
+ * arguments: a first plain object holds the named parameters, the others are the
+ * anonymous ones in order. One native call per call of the script's, with no array
+ * of the arguments made. */
 static JSValue js_node_call(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv,
                             int magic)
 {
-    sq_stmt *s = JS_GetOpaque(this_val, stmt_class);
-    if (!s || s->db->flavor != FLAVOR_NODE) {
-        JS_ThrowTypeError(c, "Illegal invocation");
-        JSValue e = JS_GetException(c);
-        JS_SetPropertyStr(c, e, "code", JS_NewString(c, "ERR_INVALID_THIS"));
-        return JS_Throw(c, e);
-    }
+    sq_stmt *s = method_stmt(c, this_val, FLAVOR_NODE);
+    if (!s)
+        return JS_EXCEPTION;
     sq_db *now = s->db;
     while (JS_IsObject(now->successor))
         now = JS_GetOpaque(now->successor, db_class);
@@ -968,43 +975,146 @@ static JSValue js_node_call(JSContext *c, JSValueConst this_val, int argc, JSVal
     if (!live_stmt(c, this_val))
         return JS_EXCEPTION;
     JSValueConst named = JS_UNDEFINED;
-    int start = 0;
-    if (argc > 0 && JS_IsObject(argv[0])) {
-        JSValue plain = JS_Call(c, plain_test, JS_UNDEFINED, 1, argv);
-        if (JS_IsException(plain))
-            return plain;
-        if (JS_ToBool(c, plain)) {
-            named = argv[0];
-            start = 1;
-        }
-        JS_FreeValue(c, plain);
-        if (start && !(s->node_flags & NODE_BARE_NAMED) &&
-            JS_IsException(check_keys(c, s, named, 1)))
+    int start = argc > 0 ? holds_named(c, node_named_test, argv[0]) : 0;
+    if (start < 0)
+        return JS_EXCEPTION;
+    if (start) {
+        named = argv[0];
+        if (!(s->flags & NODE_BARE_NAMED) && JS_IsException(check_keys(c, s, named, 1)))
             return JS_EXCEPTION;
     }
-    int how = s->node_flags & NODE_UNKNOWN_NAMED ? BIND_NODE_ANY : BIND_NODE;
-    JSValue r = bind_values(c, s, argc - start, argv + start, JS_UNDEFINED, named, how);
-    if (JS_IsException(r) || magic == NODE_BIND)
+    int how = s->flags & NODE_UNKNOWN_NAMED ? BIND_NODE_ANY : BIND_NODE;
+    JSValue r = bind_values(c, s, argc - start, argv + start, named, how);
+    if (JS_IsException(r) || magic == CALL_ITERATE)
         return r;
-    int bigint = (s->node_flags & NODE_BIGINTS) != 0;
-    if (magic == NODE_RUN)
+    int bigint = (s->flags & NODE_BIGINTS) != 0;
+    if (magic == CALL_RUN)
         return run_to_end(c, s, bigint);
-    return fetch_rows(c, s, s->node_flags & NODE_ARRAYS ? ROW_ARRAY : ROW_OBJECT, bigint,
-                      magic == NODE_GET ? FETCH_GET : FETCH_ALL);
+    return fetch_rows(c, s, s->flags & NODE_ARRAYS ? ROW_ARRAY : ROW_OBJECT, bigint,
+                      magic == CALL_GET ? FETCH_GET : FETCH_ALL);
 }
 
-/* nodeFlags(stmt[, mask, on]): a node:sqlite statement's NODE_* options, after
+/* better-sqlite3's binding of a call's arguments: each an anonymous value, an array
+ * of them, or an object of named values (one at most). Without arrays or objects the
+ * arguments are bound as they are; otherwise the values are gathered, at most one
+ * more than s has parameters (which is enough to say there are too many). */
+static JSValue bind_better(JSContext *c, sq_stmt *s, int argc, JSValueConst *argv)
+{
+    int i = 0;
+    while (i < argc && !JS_IsObject(argv[i]))
+        i++;
+    if (i == argc)
+        return bind_values(c, s, argc, argv, JS_UNDEFINED, BIND_BETTER);
+    int64_t cap = (int64_t)sqlite3_bind_parameter_count(s->st) + 1, n = 0;
+    JSValue *vals = js_malloc(c, sizeof(JSValue) * (size_t)cap);
+    if (!vals)
+        return JS_EXCEPTION;
+    JSValueConst named = JS_UNDEFINED;
+    JSValue r = JS_UNDEFINED;
+    for (i = 0; i < argc && !JS_IsException(r); i++) {
+        int array = JS_IsArray(c, argv[i]), plain = 0;
+        if (array == 0)
+            plain = holds_named(c, bs_named_test, argv[i]);
+        if (array < 0 || plain < 0) {
+            r = JS_EXCEPTION;
+        } else if (array) {
+            int64_t len = 0;
+            JSValue lenv = JS_GetProperty(c, argv[i], atom_length);
+            if (JS_IsException(lenv) || JS_ToInt64(c, &len, lenv) < 0)
+                r = JS_EXCEPTION;
+            for (int64_t k = 0; k < len && n < cap && !JS_IsException(r); k++) {
+                vals[n] = JS_GetPropertyUint32(c, argv[i], (uint32_t)k); /* k < cap */
+                if (JS_IsException(vals[n]))
+                    r = JS_EXCEPTION;
+                else
+                    n++;
+            }
+        } else if (plain && !JS_IsUndefined(named)) {
+            r = JS_ThrowTypeError(c, "You cannot specify named parameters in two different objects");
+        } else if (plain) {
+            named = argv[i];
+        } else if (n < cap) {
+            vals[n++] = JS_DupValue(c, argv[i]);
+        }
+    }
+    if (!JS_IsException(r))
+        r = bind_values(c, s, n, vals, named, BIND_BETTER);
+    for (int64_t k = 0; k < n; k++)
+        JS_FreeValue(c, vals[k]);
+    js_free(c, vals);
+    return r;
+}
+
+/* better-sqlite3's Statement.prototype.run, .get, .all and .bind, and the checks and
+ * binding of .iterate (magic: CALL_*), called on the statement itself with the
+ * script's arguments, each checked as better-sqlite3 does: the connection open, the
+ * statement not busy, run() of a statement that returns no data and the others of
+ * one that does, no arguments to a statement bind() bound. The verbose function, if
+ * any, sees the SQL before it runs. */
+static JSValue js_better_call(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv,
+                              int magic)
+{
+    sq_stmt *s = method_stmt(c, this_val, FLAVOR_BETTER);
+    if (!s || !steppable_stmt(c, this_val))
+        return JS_EXCEPTION;
+    if (s->flags & BS_BUSY)
+        return JS_ThrowTypeError(c, "This statement is busy executing a query");
+    if (magic == CALL_BIND) {
+        if (s->flags & BS_BOUND)
+            return JS_ThrowTypeError(c, "The bind() method can only be invoked once per statement object");
+        if (JS_IsException(bind_better(c, s, argc, argv)))
+            return JS_EXCEPTION;
+        s->flags |= BS_BOUND;
+        return JS_DupValue(c, this_val);
+    }
+    if (magic == CALL_RUN && (s->flags & BS_READER))
+        return JS_ThrowTypeError(c, "This statement returns data. Use get(), all(), or iterate() instead");
+    if (magic != CALL_RUN && !(s->flags & BS_READER))
+        return JS_ThrowTypeError(c, "This statement does not return data. Use run() instead");
+    if (s->flags & BS_BOUND) {
+        if (argc > 0)
+            return JS_ThrowTypeError(c, "This statement already has bound parameters");
+    } else if (JS_IsException(bind_better(c, s, argc, argv))) {
+        return JS_EXCEPTION;
+    }
+    if (JS_IsFunction(c, s->db->verbose)) {
+        char *x = sqlite3_expanded_sql(s->st);
+        JSValue sql = x ? JS_NewString(c, x) : JS_ThrowOutOfMemory(c);
+        sqlite3_free(x);
+        if (JS_IsException(sql))
+            return sql;
+        JSValue fn = JS_DupValue(c, s->db->verbose); /* the call may close the database */
+        JSValue r = JS_Call(c, fn, JS_UNDEFINED, 1, (JSValueConst *)&sql);
+        JS_FreeValue(c, fn);
+        JS_FreeValue(c, sql);
+        if (JS_IsException(r))
+            return r;
+        JS_FreeValue(c, r);
+        if (!steppable_stmt(c, this_val))
+            return JS_EXCEPTION;
+    }
+    if (magic == CALL_ITERATE)
+        return JS_UNDEFINED;
+    int bigint = (s->flags & BS_SAFE_INTS) != 0;
+    if (magic == CALL_RUN)
+        return run_to_end(c, s, bigint);
+    int mode = s->flags & BS_PLUCK ? ROW_PLUCK : s->flags & BS_RAW ? ROW_ARRAY
+               : s->flags & BS_EXPAND ? ROW_EXPAND : ROW_OBJECT;
+    return fetch_rows(c, s, mode, bigint, magic == CALL_GET ? FETCH_GET : FETCH_ALL);
+}
+
+/* flags(stmt[, mask, on]): a statement's options and state (NODE_*, BS_*), after
  * turning those of mask on or off when given. */
-static JSValue js_node_flags(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
+static JSValue js_stmt_flags(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     sq_stmt *s = JS_GetOpaque2(c, argv[0], stmt_class);
     if (!s)
         return JS_EXCEPTION;
     if (argc > 2) {
         int mask = arg_int(c, argc, argv, 1);
-        s->node_flags = JS_ToBool(c, argv[2]) ? s->node_flags | mask : s->node_flags & ~mask;
+        s->flags = JS_ToBool(c, argv[2]) ? s->flags | mask : s->flags & ~mask;
     }
-    return JS_NewInt32(c, s->node_flags);
+    return JS_NewInt32(c, s->flags);
 }
 
 /* reset(stmt), finalize(stmt). */
@@ -1181,18 +1291,20 @@ static JSValue js_func(JSContext *c, JSValueConst this_val, int argc, JSValueCon
     return rc == SQLITE_OK ? JS_UNDEFINED : throw_db(c, d, rc);
 }
 
-/* setPrototypes(Buffer.prototype, SqliteError.prototype, isPlainObject): what
- * better-sqlite3's blobs and errors are made of, and node:sqlite's test of named
- * parameters. Called once, when the image is made. */
+/* setPrototypes(Buffer.prototype, SqliteError.prototype, node_test, better_test):
+ * what better-sqlite3's blobs and errors are made of, and each module's test of an
+ * argument that holds named parameters. Called once, when the image is made. */
 static JSValue js_set_prototypes(JSContext *c, JSValueConst this_val, int argc,
                                  JSValueConst *argv)
 {
     JS_FreeValue(c, buffer_proto);
     JS_FreeValue(c, sqlite_error_proto);
-    JS_FreeValue(c, plain_test);
+    JS_FreeValue(c, node_named_test);
+    JS_FreeValue(c, bs_named_test);
     buffer_proto = JS_DupValue(c, argv[0]);
     sqlite_error_proto = JS_DupValue(c, argv[1]);
-    plain_test = JS_DupValue(c, argv[2]);
+    node_named_test = JS_DupValue(c, argv[2]);
+    bs_named_test = JS_DupValue(c, argv[3]);
     return JS_UNDEFINED;
 }
 
@@ -1209,28 +1321,26 @@ static const JSCFunctionListEntry sqlite_funcs[] = {
     JS_CFUNC_DEF("inTransaction", 1, js_in_transaction),
     JS_CFUNC_DEF("exec", 2, js_exec),
     JS_CFUNC_DEF("prepare", 2, js_prepare),
-    JS_CFUNC_DEF("bind", 4, js_bind),
     JS_CFUNC_DEF("fetch", 4, js_fetch),
-    JS_CFUNC_DEF("run", 2, js_run),
     JS_CFUNC_DEF("reset", 1, js_reset),
     JS_CFUNC_DEF("columns", 1, js_columns),
     JS_CFUNC_DEF("info", 2, js_info),
     JS_CFUNC_DEF("func", 6, js_func),
-    JS_CFUNC_DEF("nodeFlags", 3, js_node_flags),
-    JS_CFUNC_DEF("setPrototypes", 3, js_set_prototypes),
+    JS_CFUNC_DEF("flags", 3, js_stmt_flags),
+    JS_CFUNC_DEF("setPrototypes", 4, js_set_prototypes),
     JS_CFUNC_DEF("version", 0, js_version),
 };
 
 void capsa_sqlite_add_natives(JSContext *c, JSValueConst obj)
 {
-    static JSClassDef db_def = { "Database", .finalizer = db_finalizer };
+    static JSClassDef db_def = { "Database", .finalizer = db_finalizer, .gc_mark = db_mark };
     static JSClassDef stmt_def = { "Statement", .finalizer = stmt_finalizer };
     JSRuntime *rt = JS_GetRuntime(c);
     JS_NewClassID(&db_class);
     JS_NewClassID(&stmt_class);
     JS_NewClass(rt, db_class, &db_def);
     JS_NewClass(rt, stmt_class, &stmt_def);
-    buffer_proto = sqlite_error_proto = plain_test = JS_UNDEFINED;
+    buffer_proto = sqlite_error_proto = node_named_test = bs_named_test = JS_UNDEFINED;
     JSValue global = JS_GetGlobalObject(c);
     uint8_ctor = JS_GetPropertyStr(c, global, "Uint8Array");
     atom_length = JS_NewAtom(c, "length");
@@ -1238,13 +1348,17 @@ void capsa_sqlite_add_natives(JSContext *c, JSValueConst obj)
     atom_rowid = JS_NewAtom(c, "lastInsertRowid");
     JS_FreeValue(c, global);
     JS_SetPropertyFunctionList(c, obj, sqlite_funcs, sizeof(sqlite_funcs) / sizeof(sqlite_funcs[0]));
-    /* StatementSync's methods, named as the script sees them. */
-    static const struct { const char *prop, *name; int magic; } node_methods[] = {
-        { "nodeRun", "run", NODE_RUN }, { "nodeGet", "get", NODE_GET },
-        { "nodeAll", "all", NODE_ALL }, { "nodeBind", "bind", NODE_BIND },
+    /* The statements' methods, named as the script sees them. */
+    static const struct { const char *prop, *name; int better, magic; } methods[] = {
+        { "nodeRun", "run", 0, CALL_RUN }, { "nodeGet", "get", 0, CALL_GET },
+        { "nodeAll", "all", 0, CALL_ALL }, { "nodeBind", "iterate", 0, CALL_ITERATE },
+        { "bsRun", "run", 1, CALL_RUN }, { "bsGet", "get", 1, CALL_GET },
+        { "bsAll", "all", 1, CALL_ALL }, { "bsIterate", "iterate", 1, CALL_ITERATE },
+        { "bsBind", "bind", 1, CALL_BIND },
     };
-    for (size_t i = 0; i < sizeof(node_methods) / sizeof(node_methods[0]); i++)
-        JS_SetPropertyStr(c, obj, node_methods[i].prop,
-                          JS_NewCFunctionMagic(c, js_node_call, node_methods[i].name, 0,
-                                               JS_CFUNC_generic_magic, node_methods[i].magic));
+    for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
+        JS_SetPropertyStr(c, obj, methods[i].prop,
+                          JS_NewCFunctionMagic(c, methods[i].better ? js_better_call : js_node_call,
+                                               methods[i].name, 0, JS_CFUNC_generic_magic,
+                                               methods[i].magic));
 }

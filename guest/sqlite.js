@@ -18,9 +18,9 @@
   delete globalThis.__capsaSqlite;
   const native = {
     open: host.open, close: host.close, isOpen: host.isOpen, inTransaction: host.inTransaction,
-    exec: host.exec, prepare: host.prepare, bind: host.bind, fetch: host.fetch, run: host.run,
+    exec: host.exec, prepare: host.prepare, fetch: host.fetch,
     reset: host.reset, columns: host.columns, info: host.info, func: host.func,
-    nodeFlags: host.nodeFlags, nodeBind: host.nodeBind,
+    flags: host.flags, nodeBind: host.nodeBind, bsIterate: host.bsIterate,
   };
   const { Buffer } = host.buffer;
 
@@ -38,8 +38,10 @@
     OPEN_NO_DQS = 16, OPEN_BETTER = 32;
   const ROW_OBJECT = 0, ROW_ARRAY = 1, ROW_PLUCK = 2, ROW_EXPAND = 3;
   const FETCH_ALL = 0, FETCH_GET = 1, FETCH_NEXT = 2;
-  const BIND_BETTER = 1;
-  const NODE_BIGINTS = 1, NODE_ARRAYS = 2, NODE_BARE_NAMED = 4, NODE_UNKNOWN_NAMED = 8;
+  // A statement's options and state (native.flags).
+  const NODE_BIGINTS = 1, NODE_ARRAYS = 2, NODE_BARE_NAMED = 4, NODE_UNKNOWN_NAMED = 8,
+    BS_READER = 16, BS_PLUCK = 32, BS_RAW = 64, BS_EXPAND = 128, BS_SAFE_INTS = 256,
+    BS_BUSY = 1024;
   const INFO_SQL = 0, INFO_EXPANDED = 1, INFO_READONLY = 2, INFO_COLUMNS = 3;
 
   const withCode = (err, code) => {
@@ -198,7 +200,7 @@
     iterate(...args) {
       const s = statementOf(this);
       ReflectApply(native.nodeBind, this, args);
-      const flags = () => native.nodeFlags(s.handle);
+      const flags = () => native.flags(s.handle);
       return rowIterator(s, () => flags() & NODE_ARRAYS ? ROW_ARRAY : ROW_OBJECT,
         () => (flags() & NODE_BIGINTS) !== 0);
     }
@@ -218,25 +220,25 @@
     setReadBigInts(v) {
       const s = statementOf(this);
       if (typeof v !== 'boolean') throw argType('readBigInts', 'a boolean', v);
-      native.nodeFlags(s.handle, NODE_BIGINTS, v);
+      native.flags(s.handle, NODE_BIGINTS, v);
     }
 
     setReturnArrays(v) {
       const s = statementOf(this);
       if (typeof v !== 'boolean') throw argType('returnArrays', 'a boolean', v);
-      native.nodeFlags(s.handle, NODE_ARRAYS, v);
+      native.flags(s.handle, NODE_ARRAYS, v);
     }
 
     setAllowBareNamedParameters(v) {
       const s = statementOf(this);
       if (typeof v !== 'boolean') throw argType('allowBareNamedParameters', 'a boolean', v);
-      native.nodeFlags(s.handle, NODE_BARE_NAMED, v);
+      native.flags(s.handle, NODE_BARE_NAMED, v);
     }
 
     setAllowUnknownNamedParameters(v) {
       const s = statementOf(this);
       if (typeof v !== 'boolean') throw argType('enabled', 'a boolean', v);
-      native.nodeFlags(s.handle, NODE_UNKNOWN_NAMED, v);
+      native.flags(s.handle, NODE_UNKNOWN_NAMED, v);
     }
   }
 
@@ -292,7 +294,8 @@
     }
   }
   defineProperty(SqliteError.prototype, 'name', { value: 'SqliteError', writable: true, configurable: true });
-  host.setPrototypes(Buffer.prototype, SqliteError.prototype, isPlainObject);
+  host.setPrototypes(Buffer.prototype, SqliteError.prototype, isPlainObject,
+    (v) => isPlainObject(v) && !(v instanceof Date));
 
   const kBs = Symbol('kBs');
   const notOpenBs = () => new TypeErrorCtor('The database connection is not open');
@@ -328,11 +331,11 @@
     }
     if (filename.indexOf('\0') >= 0) throw new TypeErrorCtor('Database path cannot contain null bytes');
     const path = options.memory && !anonymous ? ':memory:' : anonymous ? trimmed : filename;
+    const verbose = options.verbose || null;
     const handle = native.open(path, OPEN_BETTER | OPEN_NO_DQS | (readonly ? OPEN_READONLY : 0) |
-      (fileMustExist && !memory ? OPEN_NOCREATE : 0), timeout);
+      (fileMustExist && !memory ? OPEN_NOCREATE : 0), timeout, undefined, verbose);
     defineProperty(this, kBs, {
-      value: { handle, name: filename, memory, readonly, safeIntegers: false,
-        verbose: options.verbose || null },
+      value: { handle, name: filename, memory, readonly, safeIntegers: false, verbose },
     });
   }
 
@@ -350,13 +353,13 @@
   bsProto.prepare = function prepare(sql) {
     const o = bsHandle(this);
     if (typeof sql !== 'string') throw new TypeErrorCtor('Expected first argument to be a string');
-    return new Statement(kBs, this, o, native.prepare(o.handle, sql));
+    return newStatement(this, o, sql, 0);
   };
 
   bsProto.exec = function exec(sql) {
     const o = bsHandle(this);
     if (typeof sql !== 'string') throw new TypeErrorCtor('Expected first argument to be a string');
-    if (o.verbose) o.verbose(sql);
+    if (o.verbose) ReflectApply(o.verbose, undefined, [sql]);
     native.exec(o.handle, sql);
     return this;
   };
@@ -376,7 +379,7 @@
     // As better-sqlite3 does, a pragma statement is a reader even when it returns
     // nothing (a pragma that sets a value).
     const o = this[kBs];
-    const stmt = new Statement(kBs, this, o, native.prepare(o.handle, `PRAGMA ${source}`), true);
+    const stmt = newStatement(this, o, `PRAGMA ${source}`, BS_READER);
     return options.simple ? stmt.pluck().get() : stmt.all();
   };
 
@@ -447,105 +450,75 @@
     return main;
   };
 
-  // better-sqlite3's binding: each argument an anonymous value, an array of them, or
-  // an object of named values.
-  function bsBind(st, args) {
-    const positional = [];
-    let named;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (isArray(a)) {
-        for (let k = 0; k < a.length; k++) positional.push(a[k]);
-      } else if (isPlainObject(a) && !(a instanceof Date)) {
-        if (named !== undefined) throw new TypeErrorCtor('You cannot specify named parameters in two different objects');
-        named = a;
-      } else {
-        positional.push(a);
-      }
-    }
-    native.bind(st.handle, positional, named, BIND_BETTER);
+  // A statement is SQLite's statement object itself, with Statement's prototype: run(),
+  // get(), all() and bind() are natives called on it, which check it as better-sqlite3
+  // does and bind each argument, an anonymous value, an array of them or an object of
+  // named values (guest/sqlite.c). Its options and state are native.flags.
+  function newStatement(database, o, sql, flags) {
+    const stmt = native.prepare(o.handle, sql, stProto, flags | (o.safeIntegers ? BS_SAFE_INTS : 0));
+    defineProperty(stmt, kBs, { value: { db: o, handle: stmt } });
+    defineProperty(stmt, 'database', { value: database, enumerable: true });
+    defineProperty(stmt, 'source', { value: native.info(stmt, INFO_SQL), enumerable: true });
+    defineProperty(stmt, 'reader', { value: (native.flags(stmt) & BS_READER) !== 0, enumerable: true });
+    defineProperty(stmt, 'readonly', { value: native.info(stmt, INFO_READONLY), enumerable: true });
+    return stmt;
   }
 
   function bsStatement(stmt) {
     const st = stmt !== null && typeof stmt === 'object' ? stmt[kBs] : undefined;
     if (st === undefined) throw new TypeErrorCtor('Illegal invocation');
     if (!native.isOpen(st.db.handle)) throw notOpenBs();
-    if (st.busy) throw new TypeErrorCtor('This statement is busy executing a query');
+    if (native.flags(st.handle) & BS_BUSY) throw new TypeErrorCtor('This statement is busy executing a query');
     return st;
   }
 
-  // Binds the arguments of one call, or checks that bind() bound them already.
-  function bsPrepareCall(st, args) {
-    if (st.bound) {
-      if (args.length > 0) throw new TypeErrorCtor('This statement already has bound parameters');
-      return;
-    }
-    bsBind(st, args);
-  }
-
-  const bsMode = (st) => st.pluck ? ROW_PLUCK : st.raw ? ROW_ARRAY : st.expand ? ROW_EXPAND : ROW_OBJECT;
-
-  function Statement(key, database, o, handle, pragma) {
-    if (key !== kBs) throw new TypeErrorCtor('Statements can only be constructed by the db.prepare() method');
-    const reader = pragma === true || native.info(handle, INFO_COLUMNS) > 0;
-    defineProperty(this, kBs, {
-      value: { db: o, handle, reader, pluck: false, raw: false, expand: false,
-        safeIntegers: o.safeIntegers, bound: false, busy: false },
-    });
-    defineProperty(this, 'database', { value: database, enumerable: true });
-    defineProperty(this, 'source', { value: native.info(handle, INFO_SQL), enumerable: true });
-    defineProperty(this, 'reader', { value: reader, enumerable: true });
-    defineProperty(this, 'readonly', { value: native.info(handle, INFO_READONLY), enumerable: true });
+  // Made by Database.prototype.prepare and pragma only (see newStatement).
+  function Statement() {
+    throw new TypeErrorCtor('Statements can only be constructed by the db.prepare() method');
   }
   const stProto = Statement.prototype;
-  defineProperty(stProto, 'busy', { get() { return this[kBs].busy; }, configurable: true });
+  defineProperty(stProto, 'busy', {
+    get() {
+      const st = this !== null && typeof this === 'object' ? this[kBs] : undefined;
+      if (st === undefined) throw new TypeErrorCtor('Illegal invocation');
+      return (native.flags(st.handle) & BS_BUSY) !== 0;
+    },
+    configurable: true,
+  });
+  for (const [name, fn] of [['run', host.bsRun], ['get', host.bsGet], ['all', host.bsAll],
+    ['bind', host.bsBind]]) {
+    stProto[name] = fn;
+  }
 
   const needReader = (st) => {
-    if (!st.reader) throw new TypeErrorCtor('This statement does not return data. Use run() instead');
+    if (!(native.flags(st.handle) & BS_READER)) throw new TypeErrorCtor('This statement does not return data. Use run() instead');
   };
 
-  stProto.run = function run(...args) {
-    const st = bsStatement(this);
-    if (st.reader) throw new TypeErrorCtor('This statement returns data. Use get(), all(), or iterate() instead');
-    bsPrepareCall(st, args);
-    if (st.db.verbose) st.db.verbose(native.info(st.handle, INFO_EXPANDED));
-    return native.run(st.handle, st.safeIntegers);
-  };
-
-  // get() and all(): the first row (or undefined), all rows.
-  function bsFetch(stmt, args, kind) {
-    const st = bsStatement(stmt);
-    needReader(st);
-    bsPrepareCall(st, args);
-    if (st.db.verbose) st.db.verbose(native.info(st.handle, INFO_EXPANDED));
-    return native.fetch(st.handle, bsMode(st), st.safeIntegers, kind);
-  }
-  stProto.get = function get(...args) { return bsFetch(this, args, FETCH_GET); };
-  stProto.all = function all(...args) { return bsFetch(this, args, FETCH_ALL); };
+  const bsMode = (flags) => flags & BS_PLUCK ? ROW_PLUCK : flags & BS_RAW ? ROW_ARRAY
+    : flags & BS_EXPAND ? ROW_EXPAND : ROW_OBJECT;
 
   stProto.iterate = function iterate(...args) {
-    const st = bsStatement(this);
-    needReader(st);
-    bsPrepareCall(st, args);
-    if (st.db.verbose) st.db.verbose(native.info(st.handle, INFO_EXPANDED));
-    st.busy = true;
-    return rowIterator(st, () => bsMode(st), () => st.safeIntegers, () => { st.busy = false; });
+    ReflectApply(native.bsIterate, this, args); // checks this, as run() does
+    const st = this[kBs];
+    native.flags(st.handle, BS_BUSY, true);
+    return rowIterator(st, () => bsMode(native.flags(st.handle)),
+      () => (native.flags(st.handle) & BS_SAFE_INTS) !== 0, () => native.flags(st.handle, BS_BUSY, false));
   };
 
   // pluck(), raw(), expand(): the row shape; turning one on turns the others off.
-  for (const name of ['pluck', 'raw', 'expand']) {
+  for (const [name, flag] of [['pluck', BS_PLUCK], ['raw', BS_RAW], ['expand', BS_EXPAND]]) {
     stProto[name] = function (on) {
       const st = bsStatement(this);
       needReader(st);
       const v = on === undefined ? true : !!on;
-      if (v) st.pluck = st.raw = st.expand = false;
-      st[name] = v;
+      if (v) native.flags(st.handle, BS_PLUCK | BS_RAW | BS_EXPAND, false);
+      native.flags(st.handle, flag, v);
       return this;
     };
   }
 
   stProto.safeIntegers = function safeIntegers(on) {
-    bsStatement(this).safeIntegers = on === undefined ? true : !!on;
+    native.flags(bsStatement(this).handle, BS_SAFE_INTS, on === undefined ? true : !!on);
     return this;
   };
 
@@ -555,14 +528,6 @@
     return native.columns(st.handle).map((c) => ({
       name: c.name, column: c.column, table: c.table, database: c.database, type: c.type,
     }));
-  };
-
-  stProto.bind = function bind(...args) {
-    const st = bsStatement(this);
-    if (st.bound) throw new TypeErrorCtor('The bind() method can only be invoked once per statement object');
-    bsBind(st, args);
-    st.bound = true;
-    return this;
   };
 
   Database.SqliteError = SqliteError;

@@ -185,6 +185,62 @@ check('bad argument types', () => {
   throwsWith(() => db.prepare('select ?').get(Symbol('s')), { name: 'TypeError', message: /can only bind/ });
   throwsWith(() => db.transaction('no'), { name: 'TypeError' });
 });
+check('statements are made by prepare() only; their methods refuse other objects', () => {
+  const s = db.prepare('select 1');
+  const Statement = Object.getPrototypeOf(s).constructor;
+  throwsWith(() => new Statement(), { name: 'TypeError', message: /only be constructed by the db.prepare/ });
+  for (const m of ['run', 'get', 'all', 'bind', 'iterate']) {
+    assert.strictEqual(typeof s[m], 'function', m);
+    assert.strictEqual(s[m].name, m, m);
+    throwsWith(() => s[m].call({}), { name: 'TypeError', message: 'Illegal invocation' });
+  }
+  const n = new DatabaseSync(':memory:');
+  throwsWith(() => s.get.call(n.prepare('select 1')), { name: 'TypeError', message: 'Illegal invocation' });
+  throwsWith(() => n.prepare('select 1').get.call(s), { code: 'ERR_INVALID_THIS' });
+  n.close();
+});
+check('arguments: values, arrays of them and one object of named values, in any mix', () => {
+  assert.deepStrictEqual(db.prepare('select ?, ?, ?, @x, ?').raw().get([1, 2], 3, { x: 4 }, [5]), [1, 2, 3, 4, 5]);
+  assert.deepStrictEqual(db.prepare('select ?, ?').raw().get([], 'a', ['b']), ['a', 'b']);
+  throwsWith(() => db.prepare('select @a, @b').get({ a: 1 }, { b: 2 }),
+    { name: 'TypeError', message: 'You cannot specify named parameters in two different objects' });
+  throwsWith(() => db.prepare('select ?').get(new Array(1e6).fill(1)),
+    { name: 'RangeError', message: 'Too many parameter values were provided' });
+  throwsWith(() => db.prepare('select ?, ?').get([1]), { name: 'RangeError', message: 'Too few parameter values were provided' });
+  throwsWith(() => db.prepare('select ?').get(new Date(0)), { name: 'TypeError', message: /can only bind/ });
+  const trap = new Proxy([1], { get(t, k) { if (k === '0') throw new EvalError('trap'); return t[k]; } });
+  throwsWith(() => db.prepare('select ?').get(trap), { name: 'EvalError', message: 'trap' });
+  assert.strictEqual(db.prepare('select 7').pluck().safeIntegers().get(), 7n);
+  assert.strictEqual(db.prepare('select 7').pluck().get(), 7);
+  assert.strictEqual(db.prepare('select ?').pluck().get(7n), 7);
+});
+check('an iterate() in progress makes the statement busy until it ends', () => {
+  const s = db.prepare('select id from t order by id').pluck();
+  const it = s.iterate();
+  assert.strictEqual(it.next().value, 1);
+  assert.strictEqual(s.busy, true);
+  throwsWith(() => s.all(), { name: 'TypeError', message: 'This statement is busy executing a query' });
+  throwsWith(() => s.iterate(), { name: 'TypeError', message: 'This statement is busy executing a query' });
+  it.return();
+  assert.strictEqual(s.busy, false);
+  assert.deepStrictEqual(s.all(), [1, 2, 3]);
+});
+check('verbose sees each statement, values bound, before it runs', () => {
+  const seen = [];
+  const v = new Database(':memory:', { verbose: (sql) => seen.push(sql) });
+  v.exec('create table k(a)');
+  v.prepare('insert into k values (?)').run('x');
+  assert.strictEqual(v.prepare('select count(*) from k where a = ?').pluck().get('x'), 1);
+  assert.deepStrictEqual(seen, ['create table k(a)', "insert into k values ('x')", "select count(*) from k where a = 'x'"]);
+  const w = new Database(':memory:', { verbose: () => { throw new URIError('no'); } });
+  throwsWith(() => w.prepare('select 1').get(), { name: 'URIError', message: 'no' });
+  w.close();
+  let closing;
+  const c = new Database(':memory:', { verbose: () => closing.close() });
+  closing = c;
+  throwsWith(() => c.prepare('select 1').get(), { name: 'TypeError', message: 'The database connection is not open' });
+  v.close();
+});
 check('close, then use', () => {
   const s = db.prepare('select 1');
   assert.strictEqual(db.close(), db);
