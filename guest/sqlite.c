@@ -265,6 +265,18 @@ static const char *code_name(int rc)
  * node:sqlite's Error (code 'ERR_SQLITE_ERROR', errcode, errstr) or better-sqlite3's
  * SqliteError (code 'SQLITE_...'). A user function's exception, when one caused the
  * failure, is thrown instead. Returns JS_EXCEPTION. */
+/* A new Error whose message is text (sqlite3_mprintf's, freed here; NULL: out of
+ * memory), or JS_EXCEPTION. */
+static JSValue new_error(JSContext *c, char *text)
+{
+    JSValue e = JS_NewError(c);
+    if (!JS_IsException(e))
+        JS_DefinePropertyValueStr(c, e, "message", JS_NewString(c, text ? text : "out of memory"),
+                                  JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    sqlite3_free(text);
+    return e;
+}
+
 static JSValue throw_sqlite(JSContext *c, sq_db *d, int rc, const char *msg)
 {
     if (d && !JS_IsUndefined(d->pending)) {
@@ -277,16 +289,11 @@ static JSValue throw_sqlite(JSContext *c, sq_db *d, int rc, const char *msg)
                            ? " (the sandbox's disk quota is used up; the database is unchanged)"
                            : "";
     char *text = sqlite3_mprintf("%s%s", msg ? msg : sqlite3_errstr(rc), note);
-    JSValue e = JS_NewError(c);
-    if (JS_IsException(e)) {
-        sqlite3_free(text);
+    JSValue e = new_error(c, text);
+    if (JS_IsException(e))
         return e;
-    }
     if (better && JS_IsObject(sqlite_error_proto))
         JS_SetPrototype(c, e, sqlite_error_proto);
-    JS_DefinePropertyValueStr(c, e, "message", JS_NewString(c, text ? text : "out of memory"),
-                              JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
-    sqlite3_free(text);
     if (better) {
         JS_SetPropertyStr(c, e, "code", JS_NewString(c, code_name(rc)));
     } else {
@@ -689,8 +696,10 @@ static JSValue throw_param(JSContext *c, sq_db *d, const char *msg, const char *
 {
     if (d->flavor == FLAVOR_BETTER)
         return JS_ThrowRangeError(c, msg, name);
-    JS_ThrowTypeError(c, msg, name);
-    JSValue e = JS_GetException(c);
+    /* Node's ERR_INVALID_STATE is an Error, not a TypeError. */
+    JSValue e = new_error(c, sqlite3_mprintf(msg, name));
+    if (JS_IsException(e))
+        return e;
     JS_SetPropertyStr(c, e, "code", JS_NewString(c, "ERR_INVALID_STATE"));
     return JS_Throw(c, e);
 }

@@ -67,7 +67,7 @@ check('numbered parameters', () => {
 });
 check('an unknown named parameter is an error', () => {
   throwsWith(() => db.prepare('select $a as v').get({ a: 1, zz: 2 }),
-    { code: 'ERR_INVALID_STATE', message: "Unknown named parameter 'zz'" });
+    { code: 'ERR_INVALID_STATE', name: 'Error', message: "Unknown named parameter 'zz'" });
 });
 check('setAllowUnknownNamedParameters(true) ignores it', () => {
   const s = db.prepare('select $a as v');
