@@ -154,6 +154,9 @@ typedef void (*capsa_audit_fn)(void *ud, const char *line, size_t len);
 enum {
     CAPSA_AUDIT_HASH_ARGS = 1, /* log the SHA-256 of a call's arguments, not the arguments */
     CAPSA_AUDIT_NO_FILE = 2,   /* no /log/actions.jsonl: only the audit callback */
+    CAPSA_AUDIT_KEEP = 4,      /* without on_audit: the sandbox keeps the lines the
+                                  callback would get (within audit_max_bytes), for
+                                  capsa_audit_take; with on_audit: no effect */
 };
 
 /* One guest instance: its JS state and memory persist from run to run, like a
@@ -217,7 +220,8 @@ typedef struct capsa_options {
                                   at once with resource_exhausted, audited by one
                                   summary line; default 1000 */
     uint64_t audit_max_bytes;  /* bytes of audit lines, each counted with one more
-                                  for its newline, that on_audit may get over the
+                                  for its newline, that on_audit (or with
+                                  CAPSA_AUDIT_KEEP, the kept lines) may get over the
                                   sandbox's life; past it calls are refused with
                                   audit_unavailable and other lines are dropped;
                                   0: no limit */
@@ -460,6 +464,18 @@ CAPSA_API char *capsa_result_json(const capsa_result *r);
  * tool_max_denials. Fail closed: a call the trail has no room for (the log at its
  * filesystem quota, or on_audit at audit_max_bytes) is refused with
  * audit_unavailable before its tool runs. */
+
+/* The audit lines a sandbox with CAPSA_AUDIT_KEEP (and no on_audit) kept since the
+ * last call: *lines points to them, each ended by a newline, and *len is their
+ * bytes (NULL and 0: none). Borrowed from sb, valid until its next
+ * capsa_audit_take or capsa_sandbox_free. A caller that takes the lines after each
+ * run saves the callback a line costs (a language binding's main cost of the
+ * trail). May be called from any thread, also while a run is in progress (its
+ * lines so far), by one thread at a time. Neither kept lines nor the flag are part
+ * of a checkpoint: like the callbacks, a restored sandbox's reader of the trail is
+ * the restore's (capsa_restore_options.on_audit).
+ * CAPSA_EINVAL when sb, lines or len is NULL. */
+CAPSA_API int capsa_audit_take(capsa_sandbox *sb, const char **lines, size_t *len);
 
 typedef struct capsa_tool_call {
     size_t struct_size;  /* set by whoever fills it: sizeof(capsa_tool_call) */

@@ -2,9 +2,11 @@
  * begun when it is decided, completed when its outcome is known), appended by the
  * host to /log/actions.jsonl (read-only for the guest: it can read its own trail,
  * never add to it or change it, so every line there is the host's) and handed to
- * the caller's audit callback, up to audit_max_bytes. */
+ * the caller's audit callback (or kept for capsa_audit_take, CAPSA_AUDIT_KEEP), up
+ * to audit_max_bytes. */
 #include "audit.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -82,10 +84,57 @@ static int callback_room(const capsa_sandbox *sb, uint64_t need, uint64_t keep)
                     keep <= max - sb->audit_sent - need);
 }
 
+/* Whether the host's reader of the lines is on_audit or the kept lines. */
+static int host_reader(const capsa_sandbox *sb)
+{
+    return sb->opts.on_audit || (sb->opts.audit_flags & CAPSA_AUDIT_KEEP);
+}
+
+/* Keeps a line for capsa_audit_take: 0, or -1 when out of memory. */
+static int keep_line(capsa_sandbox *sb, const char *line, size_t len)
+{
+    pthread_mutex_lock(&sb->audit_lock);
+    capsa__buf *b = &sb->audit_kept;
+    size_t was = b->len;
+    capsa__buf_append(b, sb->alloc, line, len);
+    capsa__buf_append(b, sb->alloc, "\n", 1);
+    int failed = b->failed;
+    if (failed) { /* the buffer keeps the lines before this one */
+        b->len = was;
+        b->failed = 0;
+    }
+    pthread_mutex_unlock(&sb->audit_lock);
+    return failed ? -1 : 0;
+}
+
+CAPSA_API int capsa_audit_take(capsa_sandbox *sb, const char **lines, size_t *len)
+{
+    if (lines)
+        *lines = NULL;
+    if (len)
+        *len = 0;
+    if (!sb || !lines || !len)
+        return CAPSA_EINVAL;
+    pthread_mutex_lock(&sb->audit_lock);
+    /* The kept lines become the taken ones; the buffer of the last taken keeps
+       its memory for the next lines. */
+    capsa__buf spare = sb->audit_taken;
+    sb->audit_taken = sb->audit_kept;
+    spare.len = 0;
+    sb->audit_kept = spare;
+    pthread_mutex_unlock(&sb->audit_lock);
+    if (sb->audit_taken.len) {
+        *lines = sb->audit_taken.data;
+        *len = sb->audit_taken.len;
+    }
+    return CAPSA_OK;
+}
+
 const char *capsa__audit_no_room(capsa_sandbox *sb, uint64_t need)
 {
-    if (sb->opts.on_audit && !callback_room(sb, need, AUDIT_RESERVE))
-        return "the audit callback reached its audit_max_bytes";
+    if (host_reader(sb) && !callback_room(sb, need, AUDIT_RESERVE))
+        return sb->opts.on_audit ? "the audit callback reached its audit_max_bytes"
+                                 : "the kept audit lines reached their audit_max_bytes";
     if (sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE)
         return NULL;
     static const char full[] = "the audit log /log/actions.jsonl is at the filesystem quota";
@@ -113,10 +162,15 @@ const char *capsa__audit_no_room(capsa_sandbox *sb, uint64_t need)
 static int audit_line(capsa_sandbox *sb, const char *line, size_t len, int event)
 {
     int dropped = 0;
-    if (sb->opts.on_audit) {
-        if (callback_room(sb, (uint64_t)len + 1, event ? 0 : AUDIT_RESERVE)) {
+    if (host_reader(sb)) {
+        if (!callback_room(sb, (uint64_t)len + 1, event ? 0 : AUDIT_RESERVE)) {
+            sb->audit_dropped++;
+            dropped = 1;
+        } else if (sb->opts.on_audit) {
             sb->audit_sent += (uint64_t)len + 1;
             sb->opts.on_audit(sb->opts.on_audit_ud, line, len);
+        } else if (keep_line(sb, line, len) == 0) {
+            sb->audit_sent += (uint64_t)len + 1;
         } else {
             sb->audit_dropped++;
             dropped = 1;
@@ -175,7 +229,7 @@ void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, cons
 /* Whether anyone reads the trail: the log file, or the callback. */
 static int has_reader(const capsa_sandbox *sb)
 {
-    return !(sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE) || sb->opts.on_audit;
+    return !(sb->opts.audit_flags & CAPSA_AUDIT_NO_FILE) || host_reader(sb);
 }
 
 void capsa__audit_call_begin(capsa_sandbox *sb, capsa__buf *b, uint64_t run, uint64_t id,

@@ -722,6 +722,8 @@ static int restore_sections(capsa_engine *e, const capsa_restore_options *ro, ca
     if (sec.failed || sec.left || wide)
         return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint is malformed: its options "
                            "section is %s", wide ? "out of range" : "truncated or too long");
+    /* Kept lines stand in for an audit callback, and callbacks are the restore's. */
+    o.audit_flags &= ~(uint32_t)CAPSA_AUDIT_KEEP;
     o.on_output = ro->on_output;
     o.on_output_ud = ro->on_output_ud;
     o.on_audit = ro->on_audit;

@@ -467,7 +467,8 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     if (o.fs_max_file > o.fs_max_bytes && o.fs_max_bytes)
         return CAPSA_EINVAL;
     if (o.tool_concurrency > CAPSA__TOOLS_MAX_THREADS ||
-        (o.audit_flags & ~(uint32_t)(CAPSA_AUDIT_HASH_ARGS | CAPSA_AUDIT_NO_FILE)))
+        (o.audit_flags & ~(uint32_t)(CAPSA_AUDIT_HASH_ARGS | CAPSA_AUDIT_NO_FILE |
+                                     CAPSA_AUDIT_KEEP)))
         return CAPSA_EINVAL;
 
     /* Count first, so that racing threads never exceed a cap together. */
@@ -489,6 +490,7 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     sb->engine = engine;
     sb->alloc = &engine->alloc;
     sb->opts = o;
+    pthread_mutex_init(&sb->audit_lock, NULL);
     capsa__vfs_quota quota = { o.fs_max_bytes, o.fs_max_entries, o.fs_max_file };
     int rc = capsa__vfs_new(sb->alloc, &quota, &sb->vfs) == 0 ? capsa__tools_new(sb, &sb->tools)
                                                                : CAPSA_ENOMEM;
@@ -497,6 +499,7 @@ CAPSA_API int capsa_sandbox_new(capsa_engine *engine, const capsa_options *opts,
     if (rc != CAPSA_OK) {
         capsa__tools_free(sb->tools);
         capsa__vfs_free(sb->vfs);
+        pthread_mutex_destroy(&sb->audit_lock);
         capsa__free(sb->alloc, sb);
         uncount(engine);
         return rc;
@@ -521,6 +524,9 @@ CAPSA_API void capsa_sandbox_free(capsa_sandbox *sb)
     pool_put(sb->engine, sb->inst); /* before the files: its fds hold nodes */
     capsa__tools_free(sb->tools);   /* waits for callbacks still running */
     capsa__audit_close(sb);
+    capsa__buf_free(&sb->audit_kept, sb->alloc);
+    capsa__buf_free(&sb->audit_taken, sb->alloc);
+    pthread_mutex_destroy(&sb->audit_lock);
     capsa__vfs_free(sb->vfs);
     capsa__fs_free_mounts(sb);
     result_free(&sb->result, sb->alloc);

@@ -56,7 +56,11 @@ struct capsa_sandbox {
     char errmsg[1024];
     capsa__tools *tools;   /* registry, policy, calls in flight */
     uint64_t audit_dropped; /* audit lines the log or the callback could not take */
-    uint64_t audit_sent;    /* bytes handed to on_audit, for audit_max_bytes */
+    uint64_t audit_sent;    /* bytes handed to on_audit or kept, for audit_max_bytes */
+    /* CAPSA_AUDIT_KEEP: the lines kept (appended by the run's thread) and those
+       capsa_audit_take handed out last, under audit_lock. */
+    pthread_mutex_t audit_lock;
+    capsa__buf audit_kept, audit_taken;
     capsa__vnode *audit_node; /* /log/actions.jsonl, held while the names stay */
     uint64_t audit_names;     /* capsa__vfs_names when audit_node was looked up */
     uint64_t runs;          /* runs started, numbering them in the audit */
@@ -90,7 +94,8 @@ static inline int capsa__sandbox_busy(const capsa_sandbox *sb)
  * callback), so that sandboxes without tools write nothing to /log. */
 static inline int capsa__sandbox_audited(const capsa_sandbox *sb)
 {
-    return sb->opts.on_audit || capsa__tools_generation(sb->tools) != 0;
+    return sb->opts.on_audit || (sb->opts.audit_flags & CAPSA_AUDIT_KEEP) ||
+           capsa__tools_generation(sb->tools) != 0;
 }
 
 /* Sets the message capsa_errmsg(sb) returns: the one function that writes it. */

@@ -58,6 +58,7 @@ STDERR = 2
 
 AUDIT_HASH_ARGS = 1
 AUDIT_NO_FILE = 2
+AUDIT_KEEP = 4
 
 TOOL_INLINE = 1
 
@@ -265,6 +266,7 @@ def _declare(h: ctypes.CDLL) -> None:
     _proto(h, "capsa_sandbox_new", c_int, c_void_p, POINTER(Options), POINTER(c_void_p))
     _proto(h, "capsa_sandbox_free", None, sb)
     _proto(h, "capsa_errmsg", c_char_p, sb)
+    _proto(h, "capsa_audit_take", c_int, sb, POINTER(c_void_p), POINTER(c_size_t))
     _proto(h, "capsa_run", c_int, sb, c_char_p, c_size_t, c_char_p, POINTER(c_void_p))
     _proto(h, "capsa_reset", c_int, sb)
     _proto(h, "capsa_interrupt", c_int, sb)

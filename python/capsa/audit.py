@@ -165,15 +165,35 @@ class AuditCollector:
             self.add_line(line)
             return
         text = line.decode("utf-8", "replace") if isinstance(line, (bytes, bytearray)) else line
-        pending = _Pending(text, self.session_id, cfg.agent_id, cfg.trace_id, self._turn_id)
         with self._lock:
-            kept = len(self._entries) - (self._overflow is not None)
-            if ((cfg.max_entries is not None and kept >= cfg.max_entries)
-                    or (cfg.max_bytes is not None and self._bytes + len(text) > cfg.max_bytes)):
-                self._count_dropped(pending.entry())
-            else:
-                self._entries.append(pending)
-                self._bytes += len(text)
+            self._keep(_Pending(text, self.session_id, cfg.agent_id, cfg.trace_id, self._turn_id))
+
+    def add_lines_deferred(self, lines: bytes) -> None:
+        """``add_line_deferred`` of each of the newline-ended lines (the library's
+        kept lines, taken at once), decoded once and stored under one lock."""
+        texts = lines.decode("utf-8", "replace").split("\n")
+        if texts and not texts[-1]:
+            texts.pop()
+        cfg = self._config
+        if cfg.custom_enricher is not None or self._file is not None:
+            for text in texts:
+                self.add_line(text)
+            return
+        context = (self.session_id, cfg.agent_id, cfg.trace_id, self._turn_id)
+        with self._lock:
+            for text in texts:
+                self._keep(_Pending(text, *context))
+
+    def _keep(self, pending: "_Pending") -> None:
+        """Stores a deferred line, or counts it past the cap (lock held)."""
+        cfg = self._config
+        kept = len(self._entries) - (self._overflow is not None)
+        if ((cfg.max_entries is not None and kept >= cfg.max_entries)
+                or (cfg.max_bytes is not None and self._bytes + len(pending.text) > cfg.max_bytes)):
+            self._count_dropped(pending.entry())
+        else:
+            self._entries.append(pending)
+            self._bytes += len(pending.text)
 
     def _parsed(self) -> list[AuditEntry]:
         """The entries, every deferred line parsed now and kept parsed (lock held)."""

@@ -355,6 +355,7 @@ class Sandbox:
             if self._running:
                 raise CheckpointError("a checkpoint is taken between runs, not during one")
             rc = _lib.lib().capsa_checkpoint(self._handle, ctypes.byref(buf), ctypes.byref(n))
+            self._take_audit()
             if rc != _lib.OK:
                 msg = self._errmsg()
                 if rc == _lib.ENOMEM:
@@ -424,8 +425,19 @@ class Sandbox:
         self._sandbox_key = _lib.sandbox_registry.add(weakref.ref(self))
         opts.on_output = _lib.OUTPUT_CALLBACK
         opts.on_output_ud = self._sandbox_key
-        opts.on_audit = _lib.AUDIT_CALLBACK
-        opts.on_audit_ud = self._sandbox_key
+        # The library keeps the lines and they are taken once per step, unless
+        # something needs each line as it comes (a callback of the ctypes kind costs
+        # a line more than the rest of its collecting); a restored sandbox gets the
+        # callback (the restore's options).
+        self._audit_keep = checkpoint is None and on_audit is None and (
+            audit_config is None
+            or (audit_config.custom_enricher is None and not audit_config.output_path))
+        self._audit_take_lock = threading.Lock()
+        if self._audit_keep:
+            opts.audit_flags |= _lib.AUDIT_KEEP
+        else:
+            opts.on_audit = _lib.AUDIT_CALLBACK
+            opts.on_audit_ud = self._sandbox_key
         if audit_config is not None and audit_config.hash_args:
             opts.audit_flags |= _lib.AUDIT_HASH_ARGS
 
@@ -571,6 +583,18 @@ class Sandbox:
 
     # ---- plumbing -----------------------------------------------------------------------
 
+    def _take_audit(self) -> None:
+        """Collects the audit lines the library kept since the last take
+        (CAPSA_AUDIT_KEEP); nothing to do for a sandbox whose lines come by callback."""
+        if not self._audit_keep or self._handle is None:
+            return
+        p = ctypes.c_void_p()
+        n = ctypes.c_size_t()
+        with self._audit_take_lock:  # in the library's order, one taker at a time
+            _lib.lib().capsa_audit_take(self._handle, ctypes.byref(p), ctypes.byref(n))
+            if n.value:
+                self._audit_collector.add_lines_deferred(ctypes.string_at(p.value, n.value))
+
     def _errmsg(self) -> str:
         msg = _lib.lib().capsa_errmsg(self._handle)
         return msg.decode("utf-8", "replace") if msg else ""
@@ -608,6 +632,7 @@ class Sandbox:
             raise CapsaError("a tool callback must not close its own sandbox")
         if self._finalizer is not None and self._finalizer.alive:
             with self._lock:
+                self._take_audit()
                 self._finalizer()
         self._handle = None
         self._audit_collector.close()
@@ -685,6 +710,8 @@ class Sandbox:
                                        ctypes.byref(res))
             else:
                 rc = lib.capsa_resume(self._handle, ctypes.byref(res))
+            if self._audit_keep:
+                self._take_audit()
             msg = self._errmsg()
             result = _read_result(res.value) if res.value and rc != _lib.PENDING else None
         return rc, result, msg
@@ -1051,6 +1078,7 @@ class Sandbox:
     def audit_log(self) -> list[dict[str, Any]]:
         """The audit lines the library handed to this sandbox, as dicts: the host's own
         record, not ``/log/actions.jsonl`` (the guest's read-only copy)."""
+        self._take_audit()
         return [e.data for e in self._audit_collector.entries]
 
     def get_audit_entries(self, entry_type: str | None = None, since: datetime | None = None
@@ -1060,11 +1088,13 @@ class Sandbox:
         guest-readable ``/log/actions.jsonl``). ``entry_type`` filters on the event
         ("tool_call", "run_start", "run_end", "limit", "tool_denials", and
         "audit_overflow" past the collector's cap)."""
+        self._take_audit()
         return self._audit_collector.get_entries(entry_type=entry_type, since=since)
 
     @property
     def audit_collector(self) -> AuditCollector | None:
         """The collector of ``audit_config`` (None without one)."""
+        self._take_audit()
         return self._audit_collector if self.audit_config is not None else None
 
     # ---- files ------------------------------------------------------------------------

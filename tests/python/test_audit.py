@@ -3,12 +3,15 @@ collector's cap, and JSON from the guest nested too deeply for Python's parser."
 
 from __future__ import annotations
 
+import ctypes
 import json
+import os
+import tempfile
 import unittest
 import warnings
 
 import capsa
-from capsa import AuditCollector, AuditConfig
+from capsa import AuditCollector, AuditConfig, _lib
 
 # An array 1501 levels deep (1500 wrapped around an empty one).
 DEEP = "Array.from({length: 1500}).reduce((a) => [a], [])"
@@ -47,6 +50,77 @@ class HostRecordTest(unittest.TestCase):
                 calls = [e.data["tool"] for e in sb.get_audit_entries("tool_call")]
                 self.assertEqual(calls, ["echo"])
                 self.assertEqual([d["event"] for d in sb.audit_log()], ["run_start", "tool_call", "run_end"])
+
+
+def options_of(sb: capsa.Sandbox) -> _lib.Options:
+    opts = _lib.Options()
+    opts.struct_size = ctypes.sizeof(opts)
+    assert _lib.lib().capsa_sandbox_options(sb.handle, ctypes.byref(opts)) == _lib.OK
+    return opts
+
+
+class KeptLinesTest(unittest.TestCase):
+    """Without anything that needs each line at once, the library keeps the lines
+    (CAPSA_AUDIT_KEEP) and the package takes them once per step: the same entries as
+    by the callback, in order, with the turn they came in."""
+
+    def trail(self, **kw: object) -> tuple[bool, list[tuple[str, int]], list[str]]:
+        with capsa.Sandbox(tools=[echo], capabilities=["echo"], **kw) as sb:
+            kept = bool(options_of(sb).audit_flags & _lib.AUDIT_KEEP)
+            sb.run("await echo({value: 1})")
+            if sb.audit_collector is not None:
+                sb.audit_collector.new_turn()
+            sb.run("await echo({value: 2}); await echo({value: 3})")
+            sb.checkpoint()
+            log = [json.loads(line)["event"] for line in
+                   sb.files.read("/log/actions.jsonl").decode().splitlines()]
+            got = [(e.type, e.turn_id) for e in sb.get_audit_entries()]
+        return kept, got, log
+
+    def test_kept_or_called_back_the_same_entries(self) -> None:
+        seen: list[dict] = []
+        with tempfile.TemporaryDirectory() as d:
+            cases = [({}, True), ({"audit_config": AuditConfig(agent_id="a")}, True),
+                     ({"on_audit": seen.append}, False),
+                     ({"audit_config": AuditConfig(output_path=os.path.join(d, "a.jsonl"))}, False)]
+            for kw, keep in cases:
+                with self.subTest(kw=kw):
+                    kept, got, log = self.trail(**kw)
+                    self.assertEqual(kept, keep)
+                    self.assertEqual([t for t, _ in got], log)
+                    self.assertEqual(log[-1], "checkpoint")
+                    if "audit_config" in kw:
+                        self.assertEqual([n for _, n in got], [0, 0, 0, 1, 1, 1, 1, 1])
+        self.assertEqual(len(seen), 8)
+
+    def test_lines_of_the_run_in_progress(self) -> None:
+        holder: list[capsa.Sandbox] = []
+        during: list[list[str]] = []
+
+        def look() -> int:
+            during.append([e.type for e in holder[0].get_audit_entries()])
+            return 1
+
+        with capsa.Sandbox(tools=[look], capabilities=["look"]) as sb:
+            holder.append(sb)
+            sb.run("return 1")
+            sb.run("await look(); await look()")
+            self.assertEqual(during[0], ["run_start", "run_end", "run_start"])
+            self.assertEqual(during[1], ["run_start", "run_end", "run_start", "tool_call"])
+            self.assertEqual([e.type for e in sb.get_audit_entries()],
+                             ["run_start", "run_end", "run_start", "tool_call", "tool_call", "run_end"])
+
+    def test_add_lines_deferred(self) -> None:
+        line = json.dumps({"time": "2026-01-01T00:00:00.000Z", "event": "tool_call",
+                           "args": {"s": "a\u2028b\rc"}}, ensure_ascii=False)
+        c = AuditCollector(AuditConfig(max_entries=3))
+        c.add_lines_deferred(((line + "\n") * 2 + "not json {\n" + line + "\n").encode())
+        self.assertEqual([e.type for e in c.entries], ["tool_call", "tool_call", "unparsed",
+                                                       "audit_overflow"])
+        self.assertEqual(c.entries[0].data["args"]["s"], "a\u2028b\rc")
+        self.assertEqual(c.dropped, 1)
+        c.add_lines_deferred(b"")
+        self.assertEqual(len(c), 4)
 
 
 class CollectorCapTest(unittest.TestCase):

@@ -840,6 +840,100 @@ TEST(audit_callback_cap)
     capsa_sandbox_free(sb);
 }
 
+/* CAPSA_AUDIT_KEEP: the lines a callback would get are kept, and capsa_audit_take
+ * hands over those since its last call; within audit_max_bytes, as the callback. */
+TEST(audit_keep)
+{
+    capsa_options o;
+    capsa_options_init(&o);
+    o.audit_flags = CAPSA_AUDIT_KEEP;
+    capsa_sandbox *sb = echo_sandbox(&o);
+    const char *lines = "x";
+    size_t len = 1;
+    CHECK_INT(capsa_audit_take(sb, &lines, &len), CAPSA_OK, "a take before any run");
+    CHECK(lines == NULL && len == 0, "gives nothing");
+    js_value(sb, "await echo({a: 1}); return 1");
+    CHECK_INT(capsa_audit_take(sb, &lines, &len), CAPSA_OK, "a take after a run");
+    char *log = NULL;
+    size_t log_len = 0;
+    capsa_fs_read(sb, "/log/actions.jsonl", &log, &log_len);
+    CHECK(lines && len == log_len && memcmp(lines, log, len) == 0,
+          "gives the lines of /log/actions.jsonl, each ended by a newline");
+    capsa_free(log);
+    CHECK_INT(capsa_audit_take(sb, &lines, &len), CAPSA_OK, "a second take");
+    CHECK(lines == NULL && len == 0, "gives nothing new");
+    js_value(sb, "return 2");
+    capsa_audit_take(sb, &lines, &len);
+    CHECK(lines && strncmp(lines, "{\"time\":", 8) == 0 && lines[len - 1] == '\n',
+          "the next run's lines, whole");
+    char *copy = strndup(lines ? lines : "", len);
+    CHECK_CONTAINS(copy, "\"event\":\"run_start\",\"run\":2}", "its start");
+    CHECK(strstr(copy, "\"run\":1") == NULL, "and not the first run's");
+    free(copy);
+    CHECK_INT(capsa_audit_take(NULL, &lines, &len), CAPSA_EINVAL, "no sandbox");
+    CHECK_INT(capsa_audit_take(sb, NULL, &len), CAPSA_EINVAL, "no place for the lines");
+    CHECK_INT(capsa_audit_take(sb, &lines, NULL), CAPSA_EINVAL, "no place for their length");
+    capsa_sandbox_free(sb);
+
+    /* A sandbox without tools keeps the lines of its runs, as with a callback. */
+    sb = new_sandbox(&o);
+    js_value(sb, "return 1");
+    capsa_audit_take(sb, &lines, &len);
+    copy = strndup(lines ? lines : "", len);
+    CHECK_CONTAINS(copy, "\"event\":\"run_end\",\"run\":1", "a run's lines without tools");
+    free(copy);
+    capsa_sandbox_free(sb);
+
+    /* With a callback too, the callback gets them and nothing is kept. */
+    o.on_audit = on_audit;
+    audit_len = 0;
+    sb = echo_sandbox(&o);
+    js_value(sb, "await echo({}); return 1");
+    capsa_audit_take(sb, &lines, &len);
+    CHECK(len == 0 && audit_len > 0, "on_audit set: the callback gets the lines, none kept");
+    capsa_sandbox_free(sb);
+
+    /* audit_max_bytes: past it, calls are refused before their tool runs. */
+    capsa_options_init(&o);
+    o.audit_flags = CAPSA_AUDIT_KEEP | CAPSA_AUDIT_NO_FILE;
+    o.audit_max_bytes = 64u << 10;
+    sb = echo_sandbox(&o);
+    const char *v = js_value(sb, "const pad = 'y'.repeat(8000); let refused = 0, message = '';"
+                                 "for (let i = 0; i < 20; i++) { try { await echo({pad}) }"
+                                 "  catch (e) { refused++; message = e.message } }"
+                                 "return {refused, message}");
+    CHECK_CONTAINS(v, "the kept audit lines reached their audit_max_bytes", "calls refused, saying why");
+    capsa_audit_take(sb, &lines, &len);
+    CHECK(len > 0 && len <= (64u << 10), "the lines kept stay within audit_max_bytes");
+    capsa_sandbox_free(sb);
+
+    /* Not carried by a checkpoint: a restored sandbox's reader is the restore's. */
+    capsa_options_init(&o);
+    o.audit_flags = CAPSA_AUDIT_KEEP;
+    sb = new_sandbox(&o);
+    js_value(sb, "return 1");
+    char *blob = NULL;
+    size_t blob_len = 0;
+    capsa_sandbox *back = NULL;
+    CHECK_INT(capsa_checkpoint(sb, &blob, &blob_len), CAPSA_OK, "a checkpoint of a keeping sandbox");
+    CHECK_INT(capsa_sandbox_restore(engine, blob, blob_len, NULL, &back, NULL, 0), CAPSA_OK,
+              "restored");
+    capsa_options got;
+    capsa_options_init(&got);
+    capsa_sandbox_options(back, &got);
+    CHECK_INT(got.audit_flags & CAPSA_AUDIT_KEEP, 0, "the restored sandbox keeps no lines");
+    capsa_audit_take(back, &lines, &len);
+    CHECK_INT(len, 0, "and has none of the original's");
+    capsa_free(blob);
+    capsa_sandbox_free(back);
+    capsa_sandbox_free(sb);
+
+    capsa_options_init(&o);
+    o.audit_flags = 8;
+    capsa_sandbox *bad = NULL;
+    CHECK_INT(capsa_sandbox_new(engine, &o, &bad), CAPSA_EINVAL, "an unknown audit flag is refused");
+}
+
 /* The trail in /log is the host's alone: the guest may read it, never add to it,
  * so no line of it is the guest's, whole or glued to one of the host's. */
 TEST(audit_unforgeable)
@@ -1316,6 +1410,7 @@ int main(void)
     RUN(audit);
     RUN(denial_budget);
     RUN(audit_callback_cap);
+    RUN(audit_keep);
     RUN(audit_unforgeable);
     RUN(no_reentry);
     RUN(names_one_separator);
