@@ -261,10 +261,6 @@ static const char *code_name(int rc)
     return "SQLITE_ERROR";
 }
 
-/* Throws the error of result code rc with message msg, as d's module makes it:
- * node:sqlite's Error (code 'ERR_SQLITE_ERROR', errcode, errstr) or better-sqlite3's
- * SqliteError (code 'SQLITE_...'). A user function's exception, when one caused the
- * failure, is thrown instead. Returns JS_EXCEPTION. */
 /* A new Error whose message is text (sqlite3_mprintf's, freed here; NULL: out of
  * memory), or JS_EXCEPTION. */
 static JSValue new_error(JSContext *c, char *text)
@@ -277,6 +273,10 @@ static JSValue new_error(JSContext *c, char *text)
     return e;
 }
 
+/* Throws the error of result code rc with message msg, as d's module makes it:
+ * node:sqlite's Error (code 'ERR_SQLITE_ERROR', errcode, errstr) or better-sqlite3's
+ * SqliteError (code 'SQLITE_...'). A user function's exception, when one caused the
+ * failure, is thrown instead. Returns JS_EXCEPTION. */
 static JSValue throw_sqlite(JSContext *c, sq_db *d, int rc, const char *msg)
 {
     if (d && !JS_IsUndefined(d->pending)) {

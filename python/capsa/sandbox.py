@@ -710,8 +710,7 @@ class Sandbox:
                                        ctypes.byref(res))
             else:
                 rc = lib.capsa_resume(self._handle, ctypes.byref(res))
-            if self._audit_keep:
-                self._take_audit()
+            self._take_audit()
             msg = self._errmsg()
             result = _read_result(res.value) if res.value and rc != _lib.PENDING else None
         return rc, result, msg
