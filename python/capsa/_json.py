@@ -16,6 +16,7 @@ import datetime
 import decimal
 import enum
 import json
+import json.scanner
 import re
 import secrets
 import uuid
@@ -43,12 +44,24 @@ class JSONTooDeep(str):
         return f"JSONTooDeep({len(self)} characters of JSON)"
 
 
+# Python's parser as json.loads uses it (same defaults), called without the skipping
+# of whitespace around the value that json.loads adds: the guest's JSON has none.
+_scan_once = json.scanner.make_scanner(json.JSONDecoder())
+
+
 def loads(text: str | bytes | bytearray) -> Any:
     """``json.loads``, except that a value nested too deeply for it is decoded down to
     ``JSON_MAX_DEPTH`` levels, deeper arrays and objects kept as ``JSONTooDeep``.
     Raises ValueError (``json.JSONDecodeError``, ``UnicodeDecodeError``) for text that
     is not JSON, never RecursionError."""
     try:
+        if isinstance(text, str):
+            try:
+                value, end = _scan_once(text, 0)
+            except (StopIteration, ValueError):
+                end = -1  # json.loads gives the error
+            if end == len(text):
+                return value
         return json.loads(text)
     except RecursionError:
         return loads_limited(text)

@@ -415,6 +415,19 @@ def lib() -> ctypes.CDLL:
     return _lib
 
 
+_options_init: Options | None = None
+
+
+def new_options() -> Options:
+    """Options as capsa_options_init makes them (a copy of one made once)."""
+    global _options_init
+    if _options_init is None:
+        o = Options()
+        lib().capsa_options_init(ctypes.byref(o))
+        _options_init = o
+    return Options.from_buffer_copy(_options_init)
+
+
 def take_string(ptr: int | None, length: int | None = None) -> bytes | None:
     """Copies a library-allocated buffer into bytes and frees it with capsa_free."""
     if not ptr:

@@ -390,9 +390,10 @@ class Sandbox:
             raise TypeError("mcp_log must be callable")
         if audit_config is not None and not isinstance(audit_config, AuditConfig):
             raise TypeError(f"audit_config must be a capsa.AuditConfig, not {type(audit_config).__name__}")
-        for name, cb in (("on_output", on_output), ("on_audit", on_audit)):
-            if cb is not None and not callable(cb):
-                raise TypeError(f"{name} must be callable")
+        if on_output is not None and not callable(on_output):
+            raise TypeError("on_output must be callable")
+        if on_audit is not None and not callable(on_audit):
+            raise TypeError("on_audit must be callable")
         if engine is not None and not isinstance(engine, Engine):
             raise TypeError(f"engine must be a capsa.Engine, not {type(engine).__name__}")
         self._limits = Limits.coerce(limits)
@@ -409,6 +410,8 @@ class Sandbox:
         self._state = _RunState()
         self._lock = threading.RLock()
         self._running = False
+        self._time_limits: tuple[int, int] | None = None  # see _time_limits_ms
+        self._stdin_set = False  # the library holds a non-empty stdin of a run
         self._last_stderr = ""
         self._last_exit_code: int | None = None
         self._run_started = 0.0
@@ -418,10 +421,10 @@ class Sandbox:
         # the guest-readable /log/actions.jsonl.
         self._audit_collector = AuditCollector(audit_config)
 
-        opts = _lib.Options()
+        opts = _lib.new_options()
         lib = _lib.lib()
-        lib.capsa_options_init(ctypes.byref(opts))
-        self._limits.apply(opts)
+        if limits is not None:
+            self._limits.apply(opts)
         self._sandbox_key = _lib.sandbox_registry.add(weakref.ref(self))
         opts.on_output = _lib.OUTPUT_CALLBACK
         opts.on_output_ud = self._sandbox_key
@@ -446,7 +449,7 @@ class Sandbox:
         handle = ctypes.c_void_p()
         if checkpoint is None:
             rc = lib.capsa_sandbox_new(self._engine.handle, ctypes.byref(opts), ctypes.byref(handle))
-            msg = f"cannot make a sandbox: {lib.capsa_errstr(rc).decode()}"
+            msg = "" if rc == _lib.OK else f"cannot make a sandbox: {lib.capsa_errstr(rc).decode()}"
         else:
             if mcp_servers is not None:
                 try:
@@ -483,9 +486,6 @@ class Sandbox:
                 self._adopt_checkpoint()
                 if self._mcp is not None:
                     self._mcp_generation = self._mcp.attach(self._handle, self._mcp_generation)
-            lib.capsa_sandbox_options(self._handle, ctypes.byref(opts))
-            self._timeout_ms = opts.timeout_ms
-            self._tool_timeout_ms = opts.tool_timeout_ms
             for m in self._mounts:
                 self.files.mount(m.host_dir, m.guest_path, writable=m.writable)
         except BaseException:
@@ -529,8 +529,7 @@ class Sandbox:
         if text is None:
             raise error_for(_lib.ENOMEM, "capsa_policy_json: out of memory")
         self._caps = _capabilities(text.decode())
-        opts = _lib.Options()
-        _lib.lib().capsa_options_init(ctypes.byref(opts))
+        opts = _lib.new_options()
         _lib.lib().capsa_sandbox_options(self._handle, ctypes.byref(opts))
         self._limits = Limits.from_options(opts)
         for t, key in zip(self._bound, list(self._tool_keys)):
@@ -599,15 +598,16 @@ class Sandbox:
         msg = _lib.lib().capsa_errmsg(self._handle)
         return msg.decode("utf-8", "replace") if msg else ""
 
-    def _use(self) -> "_Using":
+    def _use(self) -> threading.RLock:
         """Guards one library call: the sandbox is open, not called from inside one of
-        its own tool callbacks, and used by one thread at a time."""
+        its own tool callbacks, and used by one thread at a time (``with`` the lock
+        returned)."""
         if self._handle is None:
             raise CapsaError("the sandbox is closed")
         if in_tool_of(self._sandbox_key):
             raise CapsaError("a tool callback must not call into its own sandbox while the "
                              "script waits for it (use an async tool to touch the sandbox's files)")
-        return _Using(self._lock)
+        return self._lock
 
     @property
     def handle(self) -> int:
@@ -704,14 +704,21 @@ class Sandbox:
                                      ctypes.byref(res))
             elif first is not None:
                 code, filename, stdin = first
-                rc = lib.capsa_set_stdin(self._handle, stdin, len(stdin))
+                # The library keeps a sandbox's stdin until it is set again: an empty
+                # one after an empty one needs no call.
+                rc = _lib.OK
+                if stdin or self._stdin_set:
+                    rc = lib.capsa_set_stdin(self._handle, stdin, len(stdin))
+                    if rc == _lib.OK:
+                        self._stdin_set = bool(stdin)
                 if rc == _lib.OK:
                     rc = lib.capsa_run(self._handle, code, len(code), filename,
                                        ctypes.byref(res))
             else:
                 rc = lib.capsa_resume(self._handle, ctypes.byref(res))
             self._take_audit()
-            msg = self._errmsg()
+            # The message tells of a run that did not end well (_finish).
+            msg = "" if rc == _lib.OK or rc == _lib.PENDING else self._errmsg()
             result = _read_result(res.value) if res.value and rc != _lib.PENDING else None
         return rc, result, msg
 
@@ -865,7 +872,8 @@ class Sandbox:
                         continue
                     tool = self._by_name.get(name)
                     coro = tool.invoke_async(args) if tool else _unknown(name)
-                    limit = (tool.timeout_ms if tool and tool.timeout_ms else self._tool_timeout_ms)
+                    limit = (tool.timeout_ms if tool and tool.timeout_ms
+                             else self._time_limits_ms()[1])
                     running[call_id] = (asyncio.ensure_future(coro), time.monotonic() + limit / 1000)
                 for call_id in [i for i in running if i not in seen]:
                     running.pop(call_id)[0].cancel()  # timed out in the library
@@ -886,6 +894,15 @@ class Sandbox:
                 task.cancel()
         return rc, result, msg
 
+    def _time_limits_ms(self) -> tuple[int, int]:
+        """The sandbox's timeout_ms and tool_timeout_ms, as the library filled them in
+        (asked at the first step-mode run: a sandbox's options do not change)."""
+        if self._time_limits is None:
+            opts = _lib.new_options()
+            _lib.lib().capsa_sandbox_options(self._handle, ctypes.byref(opts))
+            self._time_limits = (opts.timeout_ms, opts.tool_timeout_ms)
+        return self._time_limits
+
     def _wake_after(self, call_deadlines: list[float]) -> float | None:
         """Seconds until something the library must see happens: the script's next
         timer, a call's time limit, the run's time limit."""
@@ -893,8 +910,9 @@ class Sandbox:
         moments = list(call_deadlines)
         if self._timer_ms >= 0:
             moments.append(now + self._timer_ms / 1000)
-        if self._timeout_ms:
-            moments.append(self._run_started + self._timeout_ms / 1000)
+        timeout_ms = self._time_limits_ms()[0]
+        if timeout_ms:
+            moments.append(self._run_started + timeout_ms / 1000)
         if not moments:
             return None
         return max(0.0, min(moments) - now) + 0.001
@@ -1106,19 +1124,6 @@ class Sandbox:
         return self._files
 
 
-class _Using:
-    """A context manager holding the sandbox's lock."""
-
-    def __init__(self, lock: threading.RLock) -> None:
-        self._lock = lock
-
-    def __enter__(self) -> None:
-        self._lock.acquire()
-
-    def __exit__(self, *exc: Any) -> None:
-        self._lock.release()
-
-
 # ---- helpers --------------------------------------------------------------------------
 
 
@@ -1139,7 +1144,7 @@ def _read_result(ptr: int) -> RunResult:
     # A stream the run wrote nothing to keeps nothing (its count includes what was
     # not kept): no call for it.
     stdout = stderr = ""
-    n = ctypes.c_size_t()
+    n = ctypes.c_size_t() if st.stdout_bytes or st.stderr_bytes else None
     if st.stdout_bytes:
         out_p = lib.capsa_result_stdout(ptr, ctypes.byref(n))
         stdout = ctypes.string_at(out_p, n.value).decode("utf-8", "replace") if out_p else ""

@@ -78,9 +78,12 @@ class RunTest(unittest.TestCase):
                          "the shell's input is its own stdin= (empty), not a run's")
         with self.assertRaises(TypeError):
             self.sb.run("1", stdin=5)  # type: ignore[arg-type]
+        self.sb.run("return 1", stdin="set before a refused one")
         with self.assertRaises(capsa.CapsaError) as ctx:
             self.sb.run("1", stdin=b"\0" * ((64 << 20) + 1))
         self.assertEqual(ctx.exception.code, 5, "over 64 MiB: CAPSA_ETOOBIG")
+        self.assertEqual(self.sb.run("return fs.readFileSync(0, 'utf8')").value, "",
+                         "after a refused stdin= a run without one still reads nothing")
 
     def test_wrong_types_raise_type_errors(self) -> None:
         with self.assertRaises(TypeError):
