@@ -847,6 +847,11 @@ typedef struct capsa_restore_options {
     uint64_t max_bytes;       /* the most bytes the contents may expand to (a
                                  small blob can claim gigabytes); 0:
                                  CAPSA_CHECKPOINT_MAX */
+    /* CAPSA_AUDIT_KEEP or 0: the restored sandbox keeps its audit lines for
+       capsa_audit_take, as capsa_options' flag does (a checkpoint does not keep
+       it). The other audit flags are the checkpoint's: any other bit is
+       CAPSA_EINVAL. */
+    uint32_t audit_flags;
 } capsa_restore_options;
 
 /* Fills *opts with the defaults (no tools, no callbacks). */

@@ -723,7 +723,7 @@ static int restore_sections(capsa_engine *e, const capsa_restore_options *ro, ca
         return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint is malformed: its options "
                            "section is %s", wide ? "out of range" : "truncated or too long");
     /* Kept lines stand in for an audit callback, and callbacks are the restore's. */
-    o.audit_flags &= ~(uint32_t)CAPSA_AUDIT_KEEP;
+    o.audit_flags = (o.audit_flags & ~(uint32_t)CAPSA_AUDIT_KEEP) | ro->audit_flags;
     o.on_output = ro->on_output;
     o.on_output_ud = ro->on_output_ud;
     o.on_audit = ro->on_audit;
@@ -795,6 +795,10 @@ CAPSA_API int capsa_sandbox_restore(capsa_engine *engine, const void *data, size
     if (ro.n_tools && !ro.tools)
         return capsa__msgf(errmsg, errmsg_size, CAPSA_EINVAL,
                            "capsa_sandbox_restore: n_tools is %zu and tools is NULL", ro.n_tools);
+    if (ro.audit_flags & ~(uint32_t)CAPSA_AUDIT_KEEP)
+        return capsa__msgf(errmsg, errmsg_size, CAPSA_EINVAL,
+                           "capsa_sandbox_restore: audit_flags is %#x; only CAPSA_AUDIT_KEEP is "
+                           "a restore's (the other flags are the checkpoint's)", ro.audit_flags);
     capsa__ckpt_scratch *s = scratch_take(engine);
     if (!s)
         return capsa__msgf(errmsg, errmsg_size, CAPSA_ENOMEM,

@@ -163,6 +163,7 @@ class RestoreOptions(Structure):
         ("on_audit", AUDIT_FN),
         ("on_audit_ud", c_void_p),
         ("max_bytes", c_uint64),
+        ("audit_flags", c_uint32),
     ]
 
 

@@ -430,9 +430,9 @@ class Sandbox:
         opts.on_output_ud = self._sandbox_key
         # The library keeps the lines and they are taken once per step, unless
         # something needs each line as it comes (a callback of the ctypes kind costs
-        # a line more than the rest of its collecting); a restored sandbox gets the
-        # callback (the restore's options).
-        self._audit_keep = checkpoint is None and on_audit is None and (
+        # a line more than the rest of its collecting); for a restored sandbox the
+        # restore's options say which.
+        self._audit_keep = on_audit is None and (
             audit_config is None
             or (audit_config.custom_enricher is None and not audit_config.output_path))
         self._audit_take_lock = threading.Lock()
@@ -486,6 +486,7 @@ class Sandbox:
                 self._adopt_checkpoint()
                 if self._mcp is not None:
                     self._mcp_generation = self._mcp.attach(self._handle, self._mcp_generation)
+                self._take_audit()  # the restore's line, in the turn it came in
             for m in self._mounts:
                 self.files.mount(m.host_dir, m.guest_path, writable=m.writable)
         except BaseException:
@@ -514,8 +515,11 @@ class Sandbox:
         ro.n_tools = len(defs)
         ro.on_output = _lib.OUTPUT_CALLBACK
         ro.on_output_ud = self._sandbox_key
-        ro.on_audit = _lib.AUDIT_CALLBACK
-        ro.on_audit_ud = self._sandbox_key
+        if self._audit_keep:
+            ro.audit_flags = _lib.AUDIT_KEEP
+        else:
+            ro.on_audit = _lib.AUDIT_CALLBACK
+            ro.on_audit_ud = self._sandbox_key
         msg = ctypes.create_string_buffer(1024)
         rc = _lib.lib().capsa_sandbox_restore(self._engine.handle, data, len(data),
                                               ctypes.byref(ro), ctypes.byref(handle), msg,

@@ -93,6 +93,22 @@ class KeptLinesTest(unittest.TestCase):
                         self.assertEqual([n for _, n in got], [0, 0, 0, 1, 1, 1, 1, 1])
         self.assertEqual(len(seen), 8)
 
+    def test_a_restored_sandbox_keeps_them_too(self) -> None:
+        seen: list[dict] = []
+        with capsa.Sandbox(tools=[echo], capabilities=["echo"]) as sb:
+            sb.run("await echo({value: 1})")
+            blob = sb.checkpoint()
+        for kw, keep in (({}, True), ({"on_audit": seen.append}, False)):
+            with self.subTest(kw=kw), capsa.Sandbox.restore(blob, tools=[echo], **kw) as back:
+                self.assertEqual(bool(options_of(back).audit_flags & _lib.AUDIT_KEEP), keep)
+                back.run("await echo({value: 2})")
+                got = [e.type for e in back.get_audit_entries()]
+                log = [json.loads(line)["event"] for line in
+                       back.files.read("/log/actions.jsonl").decode().splitlines()]
+                self.assertEqual(got, ["restore", "run_start", "tool_call", "run_end"])
+                self.assertEqual(got, log[-4:], "the trail's own lines since the restore")
+        self.assertEqual([e["event"] for e in seen], ["restore", "run_start", "tool_call", "run_end"])
+
     def test_lines_of_the_run_in_progress(self) -> None:
         holder: list[capsa.Sandbox] = []
         during: list[list[str]] = []

@@ -924,8 +924,31 @@ TEST(audit_keep)
     CHECK_INT(got.audit_flags & CAPSA_AUDIT_KEEP, 0, "the restored sandbox keeps no lines");
     capsa_audit_take(back, &lines, &len);
     CHECK_INT(len, 0, "and has none of the original's");
-    capsa_free(blob);
     capsa_sandbox_free(back);
+    /* Asked for by the restore, it keeps them. */
+    capsa_restore_options ro;
+    capsa_restore_options_init(&ro);
+    ro.audit_flags = CAPSA_AUDIT_KEEP;
+    CHECK_INT(capsa_sandbox_restore(engine, blob, blob_len, &ro, &back, NULL, 0), CAPSA_OK,
+              "restored with CAPSA_AUDIT_KEEP");
+    capsa_audit_take(back, &lines, &len);
+    copy = strndup(lines ? lines : "", len);
+    CHECK_CONTAINS(copy, "\"event\":\"restore\"", "the restore's own line is kept");
+    free(copy);
+    js_value(back, "return 2");
+    capsa_audit_take(back, &lines, &len);
+    copy = strndup(lines ? lines : "", len);
+    CHECK_CONTAINS(copy, "\"event\":\"run_end\",\"run\":2", "and the next run's");
+    free(copy);
+    capsa_sandbox_free(back);
+    ro.audit_flags = CAPSA_AUDIT_HASH_ARGS;
+    char why[256];
+    back = (capsa_sandbox *)1;
+    CHECK_INT(capsa_sandbox_restore(engine, blob, blob_len, &ro, &back, why, sizeof(why)),
+              CAPSA_EINVAL, "a restore's audit flag other than CAPSA_AUDIT_KEEP is refused");
+    CHECK(back == NULL, "with no sandbox");
+    CHECK_CONTAINS(why, "only CAPSA_AUDIT_KEEP", "saying which flag a restore may give");
+    capsa_free(blob);
     capsa_sandbox_free(sb);
 
     capsa_options_init(&o);
