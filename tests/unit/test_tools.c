@@ -842,6 +842,15 @@ TEST(audit_callback_cap)
 
 /* CAPSA_AUDIT_KEEP: the lines a callback would get are kept, and capsa_audit_take
  * hands over those since its last call; within audit_max_bytes, as the callback. */
+/* The lines sb kept since the last take, as a string the caller frees. */
+static char *take_kept(capsa_sandbox *sb)
+{
+    const char *lines = NULL;
+    size_t len = 0;
+    capsa_audit_take(sb, &lines, &len);
+    return strndup(lines ? lines : "", len);
+}
+
 TEST(audit_keep)
 {
     capsa_options o;
@@ -878,8 +887,7 @@ TEST(audit_keep)
     /* A sandbox without tools keeps the lines of its runs, as with a callback. */
     sb = new_sandbox(&o);
     js_value(sb, "return 1");
-    capsa_audit_take(sb, &lines, &len);
-    copy = strndup(lines ? lines : "", len);
+    copy = take_kept(sb);
     CHECK_CONTAINS(copy, "\"event\":\"run_end\",\"run\":1", "a run's lines without tools");
     free(copy);
     capsa_sandbox_free(sb);
@@ -931,13 +939,11 @@ TEST(audit_keep)
     ro.audit_flags = CAPSA_AUDIT_KEEP;
     CHECK_INT(capsa_sandbox_restore(engine, blob, blob_len, &ro, &back, NULL, 0), CAPSA_OK,
               "restored with CAPSA_AUDIT_KEEP");
-    capsa_audit_take(back, &lines, &len);
-    copy = strndup(lines ? lines : "", len);
+    copy = take_kept(back);
     CHECK_CONTAINS(copy, "\"event\":\"restore\"", "the restore's own line is kept");
     free(copy);
     js_value(back, "return 2");
-    capsa_audit_take(back, &lines, &len);
-    copy = strndup(lines ? lines : "", len);
+    copy = take_kept(back);
     CHECK_CONTAINS(copy, "\"event\":\"run_end\",\"run\":2", "and the next run's");
     free(copy);
     capsa_sandbox_free(back);
