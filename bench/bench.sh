@@ -314,6 +314,8 @@ END {
             spread("capsa", "checkpoint.restore"), "value<=2", "engine without a pool")
         row("checkpoint.restore_pooled", med["capsa", "checkpoint.restore_pooled"], "ms", 0,
             spread("capsa", "checkpoint.restore_pooled"), "value<=2", "engine with a pool of one")
+        row("checkpoint.restore_new_engine", med["capsa", "checkpoint.restore_new_engine"], "ms", 0,
+            spread("capsa", "checkpoint.restore_new_engine"), "value<=2", "nothing kept: every frame decompressed")
         row("checkpoint.blob", med["capsa", "checkpoint.blob"], "KiB", 2048, "-", "",
             "reference: the session'\''s 1 MiB of JSON and 1 MiB of files")
         row("checkpoint.new_from_checkpoint", med["capsa", "checkpoint.new_from_checkpoint"], "us",
@@ -403,8 +405,10 @@ END {
     print "  holds the built-ins, web APIs and Intl, which a native setup would add to its cost."
     print "checkpoint: capsa_checkpoint and capsa_sandbox_restore (without the free) of a session"
     print "  holding 11,230 JS records (1 MiB as JSON, 4.3 MB of guest heap) and 16 files of"
-    print "  64 KiB: 5.3 MB of contents, through zstd (level -1) each way, which takes most of"
-    print "  both times; blob: its checkpoint'\''s size; new_from_checkpoint: capsa_sandbox_restore of a"
+    print "  64 KiB: 5.3 MB of contents, through zstd (level -1) each way; save and restore"
+    print "  (pooled or not) after the previous checkpoint'\''s, whose unchanged frames the sandbox"
+    print "  (saving) and the engine (restoring) kept; save_first and restore_new_engine with"
+    print "  nothing kept; blob: its checkpoint'\''s size; new_from_checkpoint: capsa_sandbox_restore of a"
     print "  sandbox that ran return 1+1, then return 1+1 and free, against capsa_sandbox_new + the"
     print "  same (no pool for either), alternately in one process."
     print "sqlite: bench/sqlite/insert_group.js, node:sqlite in one sandbox (better_insert_group:"

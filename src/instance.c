@@ -266,19 +266,22 @@ static int wasi_start(capsa__instance *g, capsa__vfs *vfs, char *msg, size_t msg
 /* The ready image: an image made at build time by initialising the guest
  * (tools/mkimage.c, through capsa__image_write_ready) and linked in by
  * src/ready_image.S, page-aligned; empty in mkimage itself. Its format,
- * little-endian: "CAPSARDY", u32 version (2), u32 pages, u32 stack pointer, u32
+ * little-endian: "CAPSARDY", u32 version (3), u32 pages, u32 stack pointer, u32
  * TLS base, u32 0, u32 0, 64 hex digits of the guest's build id
- * (CAPSA__GUEST_ID), zeros to READY_HEADER bytes, then the memory itself, pages
- * wasm pages of it: so that the image is the library's file, mapped. */
+ * (CAPSA__GUEST_ID), the image's id (32 bytes, capsa__image_id: hashing the
+ * memory would cost a process's first checkpoint or restore milliseconds), zeros
+ * to READY_HEADER bytes, then the memory itself, pages wasm pages of it: so that
+ * the image is the library's file, mapped. */
 extern const uint8_t capsa__ready_image[], capsa__ready_image_end[];
 
 #define READY_MAGIC "CAPSARDY"
-#define READY_VERSION 2u
+#define READY_VERSION 3u
 #define READY_HEADER 4096u
+#define READY_ID_AT 96u
 
 typedef struct ready_image {
     uint32_t pages, stack_pointer, tls_base;
-    const uint8_t *memory;
+    const uint8_t *id, *memory;
 } ready_image;
 
 /* Reads the ready image p[0..len) into *r: 0, or -1 when there is none (mkimage)
@@ -292,6 +295,7 @@ static int ready_parse(const uint8_t *p, size_t len, ready_image *r)
     r->pages = capsa__load_le32(p + 12);
     r->stack_pointer = capsa__load_le32(p + 16);
     r->tls_base = capsa__load_le32(p + 20);
+    r->id = p + READY_ID_AT;
     r->memory = p + READY_HEADER;
     return (uint64_t)len - READY_HEADER == (uint64_t)r->pages * CAPSA__WASM_PAGE ? 0 : -1;
 }
@@ -442,6 +446,12 @@ int capsa__image_new(const capsa_allocator *a, const uint8_t *ready, size_t read
             rc = CAPSA_ENOMEM;
         } else {
             memcpy(img->table, g->inst.w2c_T0.data, bytes);
+            /* The ready image's memory, globals and guest are this image's: so is
+               the id made of them when it was written. */
+            if (img->ready) {
+                memcpy(img->id, r.id, sizeof(img->id));
+                img->id_made = 1;
+            }
         }
     }
     capsa__instance_free(g);
@@ -459,7 +469,7 @@ int capsa__image_is_ready(const capsa__image *img)
     return img->ready ? 1 + img->memory.mapped : 0;
 }
 
-int capsa__image_write_ready(const capsa__image *img, FILE *f)
+int capsa__image_write_ready(capsa__image *img, FILE *f)
 {
     uint8_t head[READY_HEADER] = READY_MAGIC;
     uint32_t fields[4] = { READY_VERSION, img->memory.pages, img->inst.w2c___stack_pointer,
@@ -467,6 +477,7 @@ int capsa__image_write_ready(const capsa__image *img, FILE *f)
     for (int i = 0; i < 4; i++)
         capsa__store_le32(head + 8 + 4 * i, fields[i]);
     memcpy(head + 32, CAPSA__GUEST_ID, 64);
+    capsa__image_id(img, head + READY_ID_AT);
     size_t size = (size_t)img->memory.pages * CAPSA__WASM_PAGE;
     if (fwrite(head, 1, sizeof(head), f) != sizeof(head) ||
         (size && fwrite(img->memory.view, 1, size, f) != size))

@@ -51,7 +51,7 @@ int capsa__image_is_ready(const capsa__image *img);
 
 /* Writes img as a ready image to f (the build's tools/mkimage.c). Returns 0, or
  * -1 when f failed. */
-int capsa__image_write_ready(const capsa__image *img, FILE *f);
+int capsa__image_write_ready(capsa__image *img, FILE *f);
 
 /* Frees the image. Instances made from it stay valid. NULL is a no-op. */
 void capsa__image_free(capsa__image *img);

@@ -771,6 +771,60 @@ TEST(successive_checkpoints)
     capsa_sandbox_free(other);
 }
 
+/* An engine keeps the frames of the last blob it restored, and copies the
+ * contents of a frame of the next blob that is the same bytes instead of
+ * decompressing it: the state restored is the blob's own, whichever was
+ * restored before, and a frame that differs in a byte is decompressed (so
+ * refused when corrupt), even where its size and checksum are those of a kept
+ * frame. */
+TEST(frames_kept_from_the_last_restore)
+{
+    capsa_sandbox *sb;
+    capsa_sandbox_new(engine, NULL, &sb);
+    js_value(sb, "globalThis.rows = []; for (let i = 0; i < 5000; i++) rows.push({i, s: 'r' + i});"
+                 "globalThis.x = 1; fs.writeFileSync('/workspace/f.txt', 'a'.repeat(70000))");
+    size_t len_a, len_b;
+    char *a = checkpoint(sb, &len_a);
+    js_value(sb, "x = 2; rows[4000].s = 'changed'; fs.appendFileSync('/workspace/f.txt', 'b')");
+    char *b = checkpoint(sb, &len_b);
+    const char *probe = "return [x, rows[4000].s, fs.readFileSync('/workspace/f.txt', 'utf8').length]";
+    const char *want_a = "[1,\"r4000\",70000]", *want_b = "[2,\"changed\",70001]";
+    for (int i = 0; i < 4; i++) {
+        capsa_sandbox *r = restore(i % 2 ? b : a, i % 2 ? len_b : len_a);
+        if (r)
+            TEST_REPORT(strcmp(js_value(r, probe), i % 2 ? want_b : want_a) == 0,
+                        "restore %d (%s after %s) has its own blob's state", i, i % 2 ? "b" : "a",
+                        i ? (i % 2 ? "a" : "b") : "nothing");
+        capsa_sandbox_free(r);
+    }
+    /* b was restored last. One byte changed in the middle of each of its frames,
+       their sizes and checksums as they were: never the kept contents. */
+    char *copy = malloc(len_b);
+    int frames = 0, refused = 0, same = 0;
+    for (size_t at = 96; copy && at < len_b; frames++) {
+        size_t csize = ZSTD_findFrameCompressedSize(b + at, len_b - at);
+        if (ZSTD_isError(csize) || csize < 16)
+            break;
+        memcpy(copy, b, len_b);
+        copy[at + csize / 2] ^= 0x5a;
+        capsa_sandbox *r = NULL;
+        char msg[256] = "";
+        int rc = capsa_sandbox_restore(engine, copy, len_b, NULL, &r, msg, sizeof(msg));
+        refused += rc == CAPSA_EINVAL && !r && msg[0];
+        same += rc == CAPSA_OK && strcmp(js_value(r, probe), want_b) == 0;
+        capsa_sandbox_free(r);
+        at += csize;
+    }
+    CHECK(frames > 10, "the blob has frames to change");
+    TEST_REPORT(refused > frames * 3 / 4 && refused + same == frames,
+                "a changed frame is decompressed, not taken from the kept ones: %d of %d "
+                "refused, %d decoding to the same", refused, frames, same);
+    free(copy);
+    capsa_free(a);
+    capsa_free(b);
+    capsa_sandbox_free(sb);
+}
+
 /* The body is frames of at most 32 KiB of contents, each with its checksum and
  * content size: anything else is refused, even when it decodes to the same. */
 TEST(frames_of_the_body)
@@ -1025,6 +1079,7 @@ int main(int argc, char **argv)
     RUN(truncated_and_flipped);
     RUN(tampered_inside_a_valid_frame);
     RUN(successive_checkpoints);
+    RUN(frames_kept_from_the_last_restore);
     RUN(frames_of_the_body);
     RUN(allocation_failures);
     capsa_engine_free(engine);
