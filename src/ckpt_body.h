@@ -36,7 +36,7 @@ typedef struct capsa__ckpt_seen {
     struct ckpt_frame *frames; /* nframes, src into body, off into contents */
     uint32_t *slots;           /* nslots (a power of two): 1 + the index of a frame
                                   by its key, 0 for none */
-    size_t nframes, nslots;
+    size_t nframes, nslots, len; /* len: the contents' bytes */
     size_t body_cap, contents_cap, frames_cap, slots_cap; /* in bytes */
 } capsa__ckpt_seen;
 
@@ -77,7 +77,9 @@ int capsa__ckpt_body_write(capsa__ckpt_zip *z, const capsa_allocator *a,
  * *out is its n bytes, valid until the next read with z. A frame that is byte for
  * byte one of the last body read with z (the next checkpoint of a session
  * restored before changes few) is not decompressed again: its contents are
- * copied from that body's, which are what decompressing it gives. Returns
+ * that body's, which are what decompressing it gives (left where they are when
+ * every such frame is where it was, the body then made over the last one's
+ * contents; else copied). Returns
  * CAPSA_OK, CAPSA_EINVAL (corrupt or truncated) or CAPSA_ENOMEM, with msg saying
  * why. */
 int capsa__ckpt_body_read(capsa__ckpt_zip *z, const capsa_allocator *a, const uint8_t *body,
