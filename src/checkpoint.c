@@ -94,7 +94,7 @@ static void scratch_put(capsa_engine *e, capsa__ckpt_scratch *s)
 {
     if (s->contents.cap > SCRATCH_KEEP)
         capsa__buf_free(&s->contents, &e->alloc);
-    capsa__ckpt_zip_trim(&s->zip, &e->alloc, SCRATCH_KEEP);
+    capsa__ckpt_zip_trim(&s->zip, &e->alloc, SCRATCH_KEEP / 2); /* two of them */
     if (s->chunks_cap * sizeof(*s->chunks) > SCRATCH_KEEP) {
         capsa__free(&e->alloc, s->chunks);
         s->chunks = NULL;

@@ -94,7 +94,7 @@ void capsa__ckpt_zip_free(capsa__ckpt_zip *z, const capsa_allocator *a)
 void capsa__ckpt_zip_trim(capsa__ckpt_zip *z, const capsa_allocator *a, size_t max)
 {
     for (int k = 0; k < 2; k++)
-        if (z->seen[k].contents_cap > max || z->seen[k].body_cap > max)
+        if (z->seen[k].contents_cap + z->seen[k].body_cap > max)
             seen_free(a, &z->seen[k]);
 }
 

@@ -56,7 +56,8 @@ typedef struct capsa__ckpt_zip {
 
 void capsa__ckpt_zip_free(capsa__ckpt_zip *z, const capsa_allocator *a);
 
-/* Frees what z keeps of the last body read when its contents are over max bytes. */
+/* Frees each of the two bodies z keeps (the last read, the one before) whose
+ * contents and copy are over max bytes. */
 void capsa__ckpt_zip_trim(capsa__ckpt_zip *z, const capsa_allocator *a, size_t max);
 
 /* Writes the body of contents that are prefix[0..prefix_len) followed by the bytes
