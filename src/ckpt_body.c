@@ -14,9 +14,9 @@
  * decode to the same contents), so restoring a session's next checkpoint costs
  * what changed plus a copy, not a decompression of everything (on make bench's
  * session 4.7 -> 1.2 ms); when each such frame sits where it sat, the body is
- * made over the last one's contents in place, and only what changed is written. (Decompressing on two threads bought nothing on a
- * machine of two hyperthreads of one core, and make bench counts CPU time: one
- * thread does it.) */
+ * made over the last one's contents in place, and only what changed is written.
+ * (Decompressing on two threads bought nothing on a machine of two hyperthreads
+ * of one core, and make bench counts CPU time: one thread does it.) */
 #include "ckpt_body.h"
 
 #include <stdio.h>
