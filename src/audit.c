@@ -154,13 +154,16 @@ const char *capsa__audit_no_room(capsa_sandbox *sb, uint64_t need)
                : full;
 }
 
-/* Appends one JSON line (line[0..len), no newline) to /log/actions.jsonl (unless
- * disabled) and hands it to the audit callback, unless that would go over the
- * callback's audit_max_bytes (a call's line, event 0, also over the room kept for
- * the lines of runs, event 1). Returns 0, or -1 when the file or the callback did
- * not get it (counted in audit_dropped). Run's thread only. */
-static int audit_line(capsa_sandbox *sb, const char *line, size_t len, int event)
+/* Appends one JSON line (the text of line, no newline) to /log/actions.jsonl
+ * (unless disabled) and hands it to the audit callback, unless that would go over
+ * the callback's audit_max_bytes (a call's line, event 0, also over the room kept
+ * for the lines of runs, event 1). The file gets the line and its newline in one
+ * write (so that a quota refuses it whole), the newline put for it in the place of
+ * the buffer's NUL. Returns 0, or -1 when the file or the callback did not get it
+ * (counted in audit_dropped). Run's thread only. */
+static int audit_line(capsa_sandbox *sb, capsa__buf *line, int event)
 {
+    size_t len = line->len;
     int dropped = 0;
     if (host_reader(sb)) {
         if (!callback_room(sb, (uint64_t)len + 1, event ? 0 : AUDIT_RESERVE)) {
@@ -168,8 +171,8 @@ static int audit_line(capsa_sandbox *sb, const char *line, size_t len, int event
             dropped = 1;
         } else if (sb->opts.on_audit) {
             sb->audit_sent += (uint64_t)len + 1;
-            sb->opts.on_audit(sb->opts.on_audit_ud, line, len);
-        } else if (keep_line(sb, line, len) == 0) {
+            sb->opts.on_audit(sb->opts.on_audit_ud, line->data, len);
+        } else if (keep_line(sb, line->data, len) == 0) {
             sb->audit_sent += (uint64_t)len + 1;
         } else {
             sb->audit_dropped++;
@@ -182,18 +185,9 @@ static int audit_line(capsa_sandbox *sb, const char *line, size_t len, int event
     capsa__vnode *n = audit_file(sb, &err);
     uint64_t end;
     if (n) {
-        /* One write of the line and its newline, so that a quota refuses it whole. */
-        char small[1024];
-        char *copy = len + 1 <= sizeof(small) ? small : capsa__malloc(sb->alloc, len + 1);
-        if (copy) {
-            memcpy(copy, line, len);
-            copy[len] = '\n';
-            err = capsa__vfs_write(sb->vfs, n, 0, copy, len + 1, 1, &end, CAPSA__VFS_HOST);
-            if (copy != small)
-                capsa__free(sb->alloc, copy);
-        } else {
-            err = CAPSA__WASI_ENOMEM;
-        }
+        line->data[len] = '\n';
+        err = capsa__vfs_write(sb->vfs, n, 0, line->data, len + 1, 1, &end, CAPSA__VFS_HOST);
+        line->data[len] = '\0';
     }
     if (err) {
         sb->audit_dropped++;
@@ -220,7 +214,7 @@ void capsa__audit_event(capsa_sandbox *sb, const char *event, uint64_t run, cons
     if (b.failed)
         sb->audit_dropped++;
     else
-        audit_line(sb, b.data, b.len, 1);
+        audit_line(sb, &b, 1);
     capsa__buf_free(&b, a);
 }
 
@@ -314,6 +308,6 @@ void capsa__audit_call_end(capsa_sandbox *sb, capsa__buf *b, uint64_t start_ns,
     if (b->failed)
         sb->audit_dropped++;
     else
-        audit_line(sb, b->data, b->len, 0);
+        audit_line(sb, b, 0);
     capsa__buf_free(b, a);
 }

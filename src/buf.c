@@ -48,7 +48,7 @@ int capsa__buf_reserve(capsa__buf *b, const capsa_allocator *a, size_t n)
     return 0;
 }
 
-int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n)
+int capsa__buf_append_grow(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n)
 {
     if (capsa__buf_reserve(b, a, n) != 0)
         return -1;
@@ -57,11 +57,6 @@ int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, si
     b->len += n;
     b->data[b->len] = '\0';
     return 0;
-}
-
-int capsa__buf_append_str(capsa__buf *b, const capsa_allocator *a, const char *s)
-{
-    return capsa__buf_append(b, a, s, strlen(s));
 }
 
 int capsa__buf_append_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v)

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "capsa.h"
 
@@ -36,13 +37,32 @@ typedef struct capsa__buf {
     int failed;
 } capsa__buf;
 
-/* Appends n bytes; returns 0, or -1 when the buffer failed (now or before). */
-int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n);
 /* Makes room for n more bytes (and the NUL) without appending them; returns 0,
  * or -1 when the buffer failed. */
 int capsa__buf_reserve(capsa__buf *b, const capsa_allocator *a, size_t n);
-/* Appends the NUL-terminated string s. */
-int capsa__buf_append_str(capsa__buf *b, const capsa_allocator *a, const char *s);
+/* capsa__buf_append when the bytes do not fit (or the buffer failed). */
+int capsa__buf_append_grow(capsa__buf *b, const capsa_allocator *a, const void *p, size_t n);
+
+/* Appends n bytes; returns 0, or -1 when the buffer failed (now or before).
+ * Inline, as the lines of the audit trail and of results are made of many small
+ * appends: bytes that fit are copied here, the rest go through the grow path. */
+static inline int capsa__buf_append(capsa__buf *b, const capsa_allocator *a, const void *p,
+                                    size_t n)
+{
+    if (b->failed || n >= b->cap - b->len) /* cap 0 (no data yet) never fits */
+        return capsa__buf_append_grow(b, a, p, n);
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+/* Appends the NUL-terminated string s (a literal's length is known when inlined). */
+static inline int capsa__buf_append_str(capsa__buf *b, const capsa_allocator *a, const char *s)
+{
+    return capsa__buf_append(b, a, s, strlen(s));
+}
 /* Appends v in decimal. */
 int capsa__buf_append_u64(capsa__buf *b, const capsa_allocator *a, uint64_t v);
 /* Appends v little-endian, in 1, 4 or 8 bytes (the encoding of checkpoints). */
