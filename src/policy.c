@@ -961,8 +961,9 @@ static void deny_unmatched(msg *m, const capsa__policy *p, const char *method)
 }
 
 /* The decision on a call, spending nothing (the caller spends the unit of an
- * allowed call). */
-static void decide(const capsa__policy *p, const char *method, const json_t *args,
+ * allowed call); an allowed call's message only when explain (a tool call needs
+ * none: the audit line names the capability). */
+static void decide(const capsa__policy *p, const char *method, const json_t *args, int explain,
                    capsa__decision *d)
 {
     msg m = { d->message, sizeof d->message, 0, 0 };
@@ -994,9 +995,11 @@ static void decide(const capsa__policy *p, const char *method, const json_t *arg
         }
         d->allowed = 1;
         d->capability = (int)i;
-        put_quoted(&m, method);
-        put_str(&m, " allowed by ");
-        put_quoted(&m, k->pattern);
+        if (explain) {
+            put_quoted(&m, method);
+            put_str(&m, " allowed by ");
+            put_quoted(&m, k->pattern);
+        }
         return;
     }
     /* A spent budget is the better explanation: the call would pass otherwise. */
@@ -1024,7 +1027,7 @@ static void decide(const capsa__policy *p, const char *method, const json_t *arg
 void capsa__policy_check(capsa__policy *p, const char *method, const json_t *args,
                          capsa__decision *d)
 {
-    decide(p, method, args, d);
+    decide(p, method, args, 0, d);
     if (d->allowed && p->caps[d->capability].used < UINT64_MAX)
         p->caps[d->capability].used++;
 }
@@ -1032,7 +1035,7 @@ void capsa__policy_check(capsa__policy *p, const char *method, const json_t *arg
 void capsa__policy_peek(const capsa__policy *p, const char *method, const json_t *args,
                         capsa__decision *d)
 {
-    decide(p, method, args, d);
+    decide(p, method, args, 1, d);
 }
 
 /* ---- counters and description --------------------------------------------------- */

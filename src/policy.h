@@ -105,7 +105,8 @@ int capsa__name_equal(const char *a, size_t alen, const char *b, size_t blen);
 //   No capability authorizes 'stripe.refunds.create'. Granted: ['stripe.charges.*']
 //   'stripe.charges.create' matched 'stripe.charges.*' but failed: amount <= 1000 (got 5000)
 //   Call limit reached for 'stripe.charges.*': 3 of 3 used
-// or "'m' allowed by 'pattern'" when allowed. Methods and patterns are named in
+// or "'m' allowed by 'pattern'" when allowed (capsa__policy_peek's; capsa__policy_check
+// leaves an allowed call's message empty). Methods and patterns are named in
 // their canonical form ('stripe.charges.create', whichever separator was given).
 // When some capability passed its constraints but had spent its budget, the limit
 // is reported (the call would pass otherwise); else the first constraint failure

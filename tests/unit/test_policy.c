@@ -607,7 +607,13 @@ TEST(budgets_and_fall_through)
     CHECK_INT(capsa__policy_count(p), 3, "three capabilities");
     capsa__decision d = decide(p, "stripe/charges/create", "{\"amount\":50}");
     CHECK(d.allowed && d.capability == 0, "the first capability authorises");
-    CHECK_STR(d.message, "'stripe.charges.create' allowed by 'stripe.charges.*'", "allowed message");
+    CHECK_STR(d.message, "", "a spending check writes no message for an allowed call");
+    json_t *small = json_loads("{\"amount\":50}", 0, NULL);
+    capsa__decision shown;
+    capsa__policy_peek(p, "stripe/charges/create", small, &shown);
+    json_decref(small);
+    CHECK_STR(shown.message, "'stripe.charges.create' allowed by 'stripe.charges.*'",
+              "a dry run says what allowed it");
     d = decide(p, "stripe/charges/create", "{\"amount\":60}");
     CHECK(d.allowed && d.capability == 0, "the first capability again");
     CHECK_INT(capsa__policy_used(p, 0), 2, "two calls used of the first");
