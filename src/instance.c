@@ -582,6 +582,12 @@ int capsa__instance_fresh(const capsa__image *img, capsa__instance **out, char *
     return CAPSA_OK;
 }
 
+void capsa__instance_learn(capsa__image *img, const capsa__instance *g)
+{
+    if (g)
+        capsa__rt_image_learn(&img->memory, &g->inst.w2c_memory);
+}
+
 int capsa__instance_recycle(const capsa__image *img, capsa__instance *g)
 {
     capsa__wasi_finish(&g->wasi);

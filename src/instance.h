@@ -77,6 +77,11 @@ int capsa__instance_recycle(const capsa__image *img, capsa__instance *g);
 int capsa__instance_bind(capsa__instance *g, const capsa__instance_hooks *hooks, capsa__vfs *vfs,
                          uint64_t memory_limit, uint32_t max_stack, char *msg, size_t msgsize);
 
+/* Lets img learn from g, made from img and about to be freed, which of its pages
+ * a memory writes (capsa__rt_image_learn), so that later instances are made with
+ * them written. Any thread; g is only read. */
+void capsa__instance_learn(capsa__image *img, const capsa__instance *g);
+
 /* capsa__instance_fresh and capsa__instance_bind in one; *out is NULL on failure. */
 int capsa__instance_new(const capsa__image *img, const capsa__instance_hooks *hooks,
                         capsa__vfs *vfs, uint64_t memory_limit, uint32_t max_stack,

@@ -903,6 +903,7 @@ static int image_open(capsa__rt_image *img, uint32_t pages, uint32_t max_pages)
     img->mapped = 0;
     img->pages = pages;
     img->max_pages = max_pages;
+    memset(&img->hot, 0, sizeof(img->hot));
     int fd = memfd_create("capsa-image", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd >= 0 && ftruncate(fd, (off_t)((uint64_t)pages * CAPSA__WASM_PAGE)) != 0) {
         close(fd);
@@ -1019,6 +1020,7 @@ int capsa__rt_image_from_bytes(capsa__rt_image *img, const uint8_t *bytes, uint3
             img->pages = pages;
             img->max_pages = max_pages;
             img->mapped = 1;
+            memset(&img->hot, 0, sizeof(img->hot));
             return 0;
         }
     }
@@ -1038,6 +1040,111 @@ void capsa__rt_image_release(capsa__rt_image *img)
     img->fd = -1;
 }
 
+/* ---- the pages a memory writes first ----------------------------------------------- */
+
+enum { HOT_NONE, HOT_LEARNING, HOT_LEARNED, HOT_GIVEN_UP };
+#define HOT_TRIES 8
+
+/* /proc/self/pagemap: one 64-bit entry per page of the process. */
+#define PAGEMAP_PRESENT (1ull << 63)
+#define PAGEMAP_SWAPPED (1ull << 62)
+#define PAGEMAP_FILE (1ull << 61) /* a page-cache page: in our mapping, the image's */
+
+/* Whether pagemap entry e says the page is no longer the image's (within the
+ * image: a private copy made when the guest wrote it, present and not a file page,
+ * or such a copy swapped out; pages only read are the image's) or was ever
+ * touched (beyond it). */
+static int page_candidate(uint64_t e, int in_image)
+{
+    if (e & PAGEMAP_SWAPPED)
+        return 1;
+    return (e & PAGEMAP_PRESENT) && (!in_image || !(e & PAGEMAP_FILE));
+}
+
+/* Calls note(ctx, p) for each page p of the n host pages of an image's memory at
+ * data that is no longer the image's, in order, until note returns non-zero.
+ * Returns 0, note's non-zero, or -1 when the page tables cannot be read. The
+ * pagemap is opened for each walk: a descriptor kept open would, in a child forked
+ * from this process, still read the parent's page tables. */
+static int walk_written(const uint8_t *data, uint64_t n, int (*note)(void *, uint32_t), void *ctx)
+{
+    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    enum { BATCH = 512 };
+    uint64_t entries[BATCH], page = (uint64_t)host_page;
+    int rc = 0;
+    for (uint64_t first = 0; !rc && first < n; first += BATCH) {
+        uint64_t k = n - first < BATCH ? n - first : BATCH;
+        off_t at = (off_t)(((uintptr_t)data / page + first) * sizeof(uint64_t));
+        size_t want = (size_t)k * sizeof(uint64_t);
+        if (pread(fd, entries, want, at) != (ssize_t)want)
+            rc = -1;
+        for (uint64_t i = 0; !rc && i < k; i++)
+            if (page_candidate(entries[i], 1))
+                rc = note(ctx, (uint32_t)(first + i));
+    }
+    close(fd);
+    return rc;
+}
+
+/* Gives the memory at data its own copies of the hot pages (MADV_POPULATE_WRITE:
+ * what a write fault on each would do). A kernel without it (before Linux 5.14)
+ * refuses, and the pages are then copied when first written, as without. */
+static void give_hot_pages(uint8_t *data, const capsa__rt_hot *hot)
+{
+#ifdef MADV_POPULATE_WRITE
+    if (__atomic_load_n(&hot->state, __ATOMIC_ACQUIRE) != HOT_LEARNED)
+        return;
+    size_t page = (size_t)host_page;
+    for (uint32_t i = 0; i < hot->nruns; i++)
+        if (madvise(data + (size_t)hot->at[i] * page, (size_t)hot->len[i] * page,
+                    MADV_POPULATE_WRITE) != 0)
+            return;
+#else
+    (void)data;
+    (void)hot;
+#endif
+}
+
+/* walk_written's note for the hot pages: page p joins the runs of hot (ctx), or 1
+ * when there are too many of them. */
+static int note_hot(void *ctx, uint32_t p)
+{
+    capsa__rt_hot *hot = ctx;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < hot->nruns; i++)
+        total += hot->len[i];
+    if (total == CAPSA__RT_HOT_MAX)
+        return 1;
+    if (hot->nruns && hot->at[hot->nruns - 1] + hot->len[hot->nruns - 1] == p) {
+        hot->len[hot->nruns - 1]++;
+        return 0;
+    }
+    if (hot->nruns == CAPSA__RT_HOT_RUNS)
+        return 1;
+    hot->at[hot->nruns] = p;
+    hot->len[hot->nruns++] = 1;
+    return 0;
+}
+
+void capsa__rt_image_learn(capsa__rt_image *img, const wasm_rt_memory_t *m)
+{
+    capsa__rt_hot *hot = &img->hot;
+    int none = HOT_NONE;
+    if (!m->data || !img->pages || m->pages < img->pages ||
+        !__atomic_compare_exchange_n(&hot->state, &none, HOT_LEARNING, 0, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED))
+        return;
+    pthread_once(&page_once, read_page_size);
+    uint64_t n = host_page > 0 ? (uint64_t)img->pages * CAPSA__WASM_PAGE / (uint64_t)host_page : 0;
+    hot->nruns = 0;
+    int next = n && walk_written(m->data, n, note_hot, hot) == 0 && hot->nruns ? HOT_LEARNED
+             : ++hot->tries < HOT_TRIES           ? HOT_NONE
+                                                  : HOT_GIVEN_UP;
+    __atomic_store_n(&hot->state, next, __ATOMIC_RELEASE);
+}
+
 int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img)
 {
     memset(m, 0, sizeof(*m));
@@ -1054,13 +1161,9 @@ int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img)
     m->pages = img->pages;
     m->max_pages = img->max_pages;
     m->size = (uint32_t)bytes;
+    give_hot_pages(m->data, &img->hot);
     return 0;
 }
-
-/* /proc/self/pagemap: one 64-bit entry per page of the process. */
-#define PAGEMAP_PRESENT (1ull << 63)
-#define PAGEMAP_SWAPPED (1ull << 62)
-#define PAGEMAP_FILE (1ull << 61) /* a page-cache page: in our mapping, the image's */
 
 /* The mapping budget of tracking (see capsa__rt_track_budget): the process's
  * pieces in use and the two limits. Process-wide because mappings are. */
@@ -1152,41 +1255,22 @@ static void restore_noted(uint8_t *data, const uint8_t *image, const capsa__rt_t
     }
 }
 
-/* Finds the pages of [0, t->npages) that are no longer the image's own: a private
- * copy made when the guest wrote the page (present, not a file page) or such a
- * copy swapped out. Pages the guest never touched, or only read, are the image's.
- * Notes them in t (which it empties first). Returns 0 or -1. */
+/* walk_written's note for scan_written: notes page p in t (ctx). */
+static int note_written(void *ctx, uint32_t p)
+{
+    capsa__rt_track *t = ctx;
+    t->written[p] = 1;
+    t->list[t->nlist++] = p;
+    return 0;
+}
+
+/* Finds the pages of [0, t->npages) that are no longer the image's own
+ * (walk_written) and notes them in t, which it empties first. Returns 0 or -1. */
 static int scan_written(const uint8_t *data, capsa__rt_track *t)
 {
-    /* Opened for each scan (once per instance, not per restore): a descriptor
-       kept open would, in a child forked from this process, still read the
-       parent's page tables. */
-    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    enum { BATCH = 512 };
-    uint64_t entries[BATCH];
-    uint64_t page = (uint64_t)host_page;
     memset(t->written, 0, t->npages);
     t->nlist = 0;
-    for (uint64_t first = 0; first < t->npages; first += BATCH) {
-        uint64_t n = t->npages - first < BATCH ? t->npages - first : BATCH;
-        off_t at = (off_t)(((uintptr_t)data / page + first) * sizeof(uint64_t));
-        size_t want = (size_t)n * sizeof(uint64_t);
-        if (pread(fd, entries, want, at) != (ssize_t)want) {
-            close(fd);
-            return -1;
-        }
-        for (uint64_t i = 0; i < n; i++) {
-            uint64_t e = entries[i];
-            if (((e & PAGEMAP_PRESENT) && !(e & PAGEMAP_FILE)) || (e & PAGEMAP_SWAPPED)) {
-                t->written[first + i] = 1;
-                t->list[t->nlist++] = (uint32_t)(first + i);
-            }
-        }
-    }
-    close(fd);
-    return 0;
+    return walk_written(data, t->npages, note_written, t);
 }
 
 /* Makes every page of the image that t does not note read-only, in runs, when
@@ -1295,15 +1379,6 @@ int capsa__rt_memory_restore(wasm_rt_memory_t *m, capsa__rt_track *t, const caps
         return -1;
     t->armed = protect == 0;
     return 0;
-}
-
-/* Whether pagemap entry e says the page is no longer the image's (within the
- * image) or was ever touched (beyond it). */
-static int page_candidate(uint64_t e, int in_image)
-{
-    if (e & PAGEMAP_SWAPPED)
-        return 1;
-    return (e & PAGEMAP_PRESENT) && (!in_image || !(e & PAGEMAP_FILE));
 }
 
 /* Compares the host page at off of m with what it should be if unchanged (the

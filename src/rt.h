@@ -116,6 +116,21 @@ int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64
 
 /* A linear memory's contents kept as an image: a sealed memfd that instances map
  * copy-on-write, so a new instance costs page-table work, not a copy. */
+/* The pages of an image that a memory made from it gets written before it is
+ * freed, learned from one such memory (capsa__rt_image_learn): every later memory
+ * made from the image is given its own copies of them at once, in one call to the
+ * kernel, instead of taking a write fault on each (a fresh sandbox's first run
+ * writes some 35 of them). At most CAPSA__RT_HOT_MAX pages in CAPSA__RT_HOT_RUNS
+ * runs; a memory that wrote more is not learned from (it was not a typical run). */
+#define CAPSA__RT_HOT_MAX 48
+#define CAPSA__RT_HOT_RUNS 32
+typedef struct capsa__rt_hot {
+    int state;     /* atomic: 0 not learned, 1 being learned, 2 learned, 3 given up */
+    int tries;     /* memories looked at, under state 1 */
+    uint32_t nruns;
+    uint32_t at[CAPSA__RT_HOT_RUNS], len[CAPSA__RT_HOT_RUNS]; /* host pages */
+} capsa__rt_hot;
+
 typedef struct capsa__rt_image {
     int fd;               /* the file that holds it, -1 when empty */
     uint64_t offset;      /* where in that file it starts (a page boundary) */
@@ -123,6 +138,7 @@ typedef struct capsa__rt_image {
     uint32_t pages;       /* size of the image in wasm pages */
     uint32_t max_pages;   /* the memory's maximum when it was captured */
     int mapped;           /* 1: fd is the file some bytes came from (not a copy) */
+    capsa__rt_hot hot;    /* what memories made from it write first */
 } capsa__rt_image;
 
 /* Captures m into *img (zero pages are left as holes). Returns 0 or -1. */
@@ -138,8 +154,14 @@ int capsa__rt_image_from_bytes(capsa__rt_image *img, const uint8_t *bytes, uint3
 /* Releases the image; instances mapped from it keep their pages. */
 void capsa__rt_image_release(capsa__rt_image *img);
 /* Makes *m a new linear memory (a full guard reservation) whose first pages map
- * the image copy-on-write. Returns 0, or -1 with *m empty. */
+ * the image copy-on-write, the pages img has learned (capsa__rt_hot) already
+ * written. Returns 0, or -1 with *m empty. */
 int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img);
+/* Learns from m, a memory made from img about to be freed, which pages of the
+ * image it wrote (capsa__rt_hot), unless img has learned them already or m wrote
+ * more than CAPSA__RT_HOT_MAX. Cheap once learned (an atomic load); looks at no
+ * more than 8 memories in all. Any thread. */
+void capsa__rt_image_learn(capsa__rt_image *img, const wasm_rt_memory_t *m);
 /* Puts *m, made from img by capsa__rt_memory_from_image, back to img's contents
  * and size without a new mapping: the pages the guest wrote are copied back from
  * the image, and memory it grew is unmapped again. Pages it only read still map

@@ -90,6 +90,7 @@ static void pool_put(capsa_engine *e, capsa__instance *g)
         if (room && capsa__instance_recycle(e->image, g) == CAPSA_OK)
             g = pool_add(e, g);
     }
+    capsa__instance_learn(e->image, g);
     capsa__instance_free(g);
 }
 

@@ -986,6 +986,102 @@ static int child_cross_write(void *arg)
     return 0;
 }
 
+/* Whether the host page at p is a private copy (present, not a page of a file). */
+static int page_is_private(const void *p)
+{
+    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    uint64_t e = 0;
+    int ok = fd >= 0 && pread(fd, &e, sizeof(e), (off_t)((uintptr_t)p / 4096 * sizeof(e))) ==
+                            (ssize_t)sizeof(e);
+    if (fd >= 0)
+        close(fd);
+    return ok && (e >> 63 & 1) && !(e >> 61 & 1);
+}
+
+/* Whether host page p is in the runs hot learned. */
+static int hot_has(const capsa__rt_hot *hot, uint32_t p)
+{
+    for (uint32_t i = 0; i < hot->nruns; i++)
+        if (p >= hot->at[i] && p - hot->at[i] < hot->len[i])
+            return 1;
+    return 0;
+}
+
+/* capsa__rt_image_learn: the pages a memory made from an image wrote are learned
+ * from it, and every later memory made from the image starts with its own copies
+ * of them, the image's bytes, which no other memory sees written; a memory that
+ * wrote more than CAPSA__RT_HOT_MAX pages teaches nothing, and after 8 such the
+ * image stops looking. */
+TEST(hot_pages)
+{
+    trapper *src = trapper_new(NULL), *a = trapper_new(NULL), *b = trapper_new(NULL),
+            *c = trapper_new(NULL);
+    CHECK(src && a && b && c, "four trapper instances are created");
+    if (!src || !a || !b || !c) {
+        trapper_free(src);
+        trapper_free(a);
+        trapper_free(b);
+        trapper_free(c);
+        return;
+    }
+    guest(src, OP_STORE, SCRATCH, 0x11223344, NULL);
+    guest(src, OP_GROW, 1, 0, NULL);
+    guest(src, OP_STORE, PAGE + 5 * 4096 + 4, 0x99, NULL);
+    capsa__rt_image img;
+    CHECK_INT(capsa__rt_image_capture(&img, &src->inst.w2c_memory), 0, "a 2-page memory is captured");
+    CHECK_INT(img.hot.state, 0, "a new image has learned nothing");
+    CHECK_INT(use_image(a, &img), 0, "a memory is made from it");
+    guest(a, OP_STORE, PAGE + 8, 7, NULL);
+    guest(a, OP_STORE, PAGE + 5 * 4096 + 4, 9, NULL);
+    capsa__rt_image_learn(&img, &a->inst.w2c_memory);
+    CHECK_INT(img.hot.state, 2, "the image learned from the memory");
+    CHECK(hot_has(&img.hot, PAGE / 4096) && hot_has(&img.hot, PAGE / 4096 + 5),
+          "the two pages it wrote are learned");
+    CHECK(!hot_has(&img.hot, PAGE / 4096 + 2), "a page it did not write is not");
+
+    CHECK_INT(use_image(b, &img), 0, "a later memory is made from the image");
+    uint8_t *bd = b->inst.w2c_memory.data;
+    CHECK(page_is_private(bd + PAGE) && page_is_private(bd + PAGE + 5 * 4096),
+          "it has its own copies of the learned pages before any write");
+    CHECK(!page_is_private(bd + PAGE + 2 * 4096), "but not of the others");
+    CHECK(memcmp(bd, img.view, 2 * PAGE) == 0, "its bytes are the image's");
+    CHECK_INT(value_of(b, OP_LOAD, PAGE + 5 * 4096 + 4, 0), 0x99, "the image's value, not a's");
+    guest(b, OP_STORE, PAGE + 5 * 4096 + 4, 0x1234, NULL);
+    CHECK_INT(value_of(b, OP_LOAD, PAGE + 5 * 4096 + 4, 0), 0x1234, "a write to such a page lands");
+    CHECK_INT(use_image(c, &img), 0, "a third memory is made");
+    CHECK_INT(value_of(c, OP_LOAD, PAGE + 5 * 4096 + 4, 0), 0x99, "which does not see b's write");
+    CHECK_INT(value_of(a, OP_LOAD, PAGE + 5 * 4096 + 4, 0), 9, "nor does a, nor b a's");
+    CHECK(memcmp(img.view + PAGE + 5 * 4096, src->inst.w2c_memory.data + PAGE + 5 * 4096, 4096) == 0,
+          "the image itself is unchanged");
+    uint32_t runs = img.hot.nruns;
+    guest(c, OP_STORE, PAGE + 9 * 4096, 1, NULL);
+    capsa__rt_image_learn(&img, &c->inst.w2c_memory);
+    CHECK(img.hot.nruns == runs && !hot_has(&img.hot, PAGE / 4096 + 9), "it learns once");
+    capsa__rt_image_release(&img);
+
+    /* A memory that wrote too many pages teaches nothing. */
+    CHECK_INT(value_of(src, OP_GROW, 2, 0), 2, "the memory grows to 4 pages");
+    capsa__rt_image big;
+    CHECK_INT(capsa__rt_image_capture(&big, &src->inst.w2c_memory), 0, "a 4-page memory is captured");
+    int learned = 0;
+    for (int i = 0; i < 9; i++) {
+        CHECK_INT(use_image(a, &big), 0, "a memory is made from it");
+        for (uint32_t p = 0; p <= CAPSA__RT_HOT_MAX; p++)
+            guest(a, OP_STORE, p * 4096 + 16, p + 1, NULL);
+        capsa__rt_image_learn(&big, &a->inst.w2c_memory);
+        learned += big.hot.state == 2;
+    }
+    CHECK_INT(learned, 0, "from a memory that wrote one page too many, nothing is learned");
+    CHECK_INT(big.hot.state, 3, "after 8 of them the image gives up");
+    CHECK_INT(use_image(b, &big), 0, "a memory is made from it");
+    CHECK(!page_is_private(b->inst.w2c_memory.data + 4096), "with no page of its own");
+    capsa__rt_image_release(&big);
+    trapper_free(src);
+    trapper_free(a);
+    trapper_free(b);
+    trapper_free(c);
+}
+
 TEST(image_restore_limits)
 {
     trapper *src = trapper_new(NULL), *a = trapper_new(NULL), *b = trapper_new(NULL);
@@ -2485,6 +2581,7 @@ int main(void)
     RUN(image_from_bytes);
     RUN(image_restore);
     RUN(image_restore_limits);
+    RUN(hot_pages);
     RUN(image_restore_budget);
     RUN(image_churn);
     RUN(nested_calls);
