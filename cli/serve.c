@@ -1,6 +1,6 @@
 /* capsa serve: the /v1 HTTP API of net/serve.c over a session store
- * (net/store.h), with the command tools and the policy of cli/tools.c in every
- * session's sandbox, the server's limits as every session's maximums, the
+ * (net/store.h), with the command tools, the upstream MCP servers' tools and the
+ * policy of cli/tools.c in every session's sandbox, the server's limits as every session's maximums, the
  * tenants' tokens from --token-file, and the MCP endpoint at /mcp. Built on
  * include/capsa.h and net/. */
 #define _GNU_SOURCE
@@ -67,6 +67,13 @@ static const char serve_usage[] =
     "  --tools FILE    host tools that are external commands; repeatable\n"
     "  --policy FILE   the default capabilities (a session's \"policy\" replaces them)\n"
     "  --allow PATTERN allow the tools matching PATTERN by default; repeatable\n"
+    "  --mcp-config FILE  upstream MCP servers (the mcpServers format: stdio\n"
+    "                  \"command\"/\"args\"/\"env\", or HTTP \"url\"/\"headers\"),\n"
+    "                  started once and shared by every session: tool T of\n"
+    "                  server S is the host tool S.T, checked by the policy and\n"
+    "                  audited; a session saved with a tool must find it again\n"
+    "                  (by name) when loaded; repeatable\n"
+    "  --mcp-log FILE  append the MCP servers' stderr and log messages to FILE\n"
     "  --audit FILE    append every session's audit lines to FILE (- : stderr),\n"
     "                  each with its \"session\" id\n"
     "\n"
@@ -88,10 +95,7 @@ enum { OPT_HTTP = 256, OPT_STORE, OPT_TOKEN_FILE, OPT_TTL, OPT_LEASE_WAIT, OPT_M
        OPT_MAX_BODY };
 
 static const struct option serve_long[] = {
-    { "tools", required_argument, NULL, CLI_OPT_TOOLS },
-    { "policy", required_argument, NULL, CLI_OPT_POLICY },
-    { "allow", required_argument, NULL, CLI_OPT_ALLOW },
-    { "audit", required_argument, NULL, CLI_OPT_AUDIT },
+    CLI_TOOL_LONG_OPTIONS,
     CLI_LIMIT_LONG_OPTIONS,
     { "http", required_argument, NULL, OPT_HTTP },
     { "store", required_argument, NULL, OPT_STORE },
@@ -213,10 +217,37 @@ static int setup_sandbox(void *ud, capsa_sandbox *sb)
     return cli_tools_apply(ud, sb, NULL);
 }
 
-/* The MCP sessions' sandboxes (/mcp) get the same tools and policy. */
+/* The MCP sessions' sandboxes (/mcp) get the same tools and policy, and the
+ * upstream servers' tools that appear later. */
 static int setup_mcp_sandbox(void *ud, capsa_sandbox *sb, uint64_t *generation)
 {
     return cli_tools_apply(ud, sb, generation);
+}
+
+static void refresh_mcp_sandbox(void *ud, capsa_sandbox *sb, uint64_t *generation)
+{
+    cli_tools_refresh(ud, sb, generation);
+}
+
+/* The definitions a session is loaded with, bound by name: the --tools
+ * commands' and the --mcp-config servers' tools as they are at start, in *defs
+ * (the caller frees it; the strings are tools'). Returns their number, or -1
+ * after saying so. */
+static long load_defs(const cli_tools *tools, capsa_tool_def **defs)
+{
+    capsa_tool_def *mcp = NULL;
+    long n_mcp = cli_tools_mcp_defs(tools, &mcp, NULL);
+    *defs = n_mcp >= 0 ? malloc((CLI_MAX_TOOLS + (size_t)n_mcp) * sizeof(**defs)) : NULL;
+    if (!*defs) {
+        free(mcp);
+        cli_error("out of memory");
+        return -1;
+    }
+    long n = cli_tools_defs(tools, *defs);
+    if (n_mcp)
+        memcpy(*defs + n, mcp, (size_t)n_mcp * sizeof(*mcp));
+    free(mcp);
+    return n + n_mcp;
 }
 
 static void write_audit(void *ud, const char *session, const char *line, size_t len)
@@ -270,13 +301,17 @@ int cli_serve(int argc, char **argv)
     char *token_buf = NULL;
     static const char *tokens[MAX_TOKENS];
     size_t n_tokens = 0;
-    static capsa_tool_def defs[CLI_MAX_TOOLS];
+    capsa_tool_def *defs = NULL;
     status = 2;
     if (o.token_file && read_tokens(o.token_file, &token_buf, tokens, &n_tokens) != 0)
         goto out;
     uint64_t max_result = o.limits.tool_max_result ? o.limits.tool_max_result : 16u << 20;
     if (cli_tools_load(o.t.tool_files, o.t.n_tool_files, o.t.policy_file, o.t.allows,
-                       o.t.n_allows, max_result, &tools) != 0)
+                       o.t.n_allows, max_result, &tools) != 0 ||
+        cli_tools_mcp(tools, o.t.mcp_files, o.t.n_mcp_files, o.t.mcp_log) != 0)
+        goto out;
+    long n_defs = load_defs(tools, &defs);
+    if (n_defs < 0)
         goto out;
     if (o.t.audit_file) {
         if (cli_audit_open(o.t.audit_file) != 0)
@@ -307,7 +342,7 @@ int cli_serve(int argc, char **argv)
     cfg.setup = setup_sandbox;
     cfg.setup_ud = tools;
     cfg.tools = defs;
-    cfg.n_tools = (size_t)cli_tools_defs(tools, defs);
+    cfg.n_tools = (size_t)n_defs;
     cfg.audit = cli_audit_active() ? write_audit : NULL;
     cfg.session_ttl_ms = (uint64_t)(o.ttl_s * 1000);
     cfg.lease_wait_ms = (uint64_t)(o.lease_wait_s * 1000);
@@ -317,6 +352,7 @@ int cli_serve(int argc, char **argv)
     mc.engine = engine;
     mc.sandbox = o.limits;
     mc.setup = setup_mcp_sandbox;
+    mc.refresh = refresh_mcp_sandbox;
     mc.setup_ud = tools;
     mc.audit = cfg.audit;
     mc.max_message = (size_t)o.max_body;
@@ -327,6 +363,7 @@ out:
     store_close(st);
     cli_tools_free(tools);
     cli_audit_close();
+    free(defs);
     free(token_buf);
     return status;
 }

@@ -3,10 +3,11 @@
 // HTTP, server-memory, server-filesystem on a temporary directory, pinned by
 // package-lock.json) and a hostile fake server (fake.mjs); the policy, the audit,
 // results, concurrency, cancellation, restarts, reaping, bad configurations; and
-// end to end, the SDK client -> capsa mcp --mcp-config -> server-everything.
+// end to end, the SDK client -> capsa mcp --mcp-config -> server-everything; and
+// capsa serve --mcp-config, a session moving between two replicas.
 // Loopback only, free ports; every process started is stopped. Prints
 // "N passed, N failed".
-//   node main.mjs [fake|config|real|http|e2e ...]
+//   node main.mjs [fake|config|real|http|e2e|serve ...]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -691,6 +692,70 @@ async function e2eFakeSuite() {
   });
 }
 
+// capsa serve --http ... --mcp-config: resolves to { child, port, stderr() } once it
+// says where it serves.
+function startServe(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(capsa, ['serve', '--http', '127.0.0.1:0', ...args]);
+    let err = '';
+    const t = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`capsa serve did not start: ${err}`)); }, 30000);
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /serving http:\/\/127\.0\.0\.1:(\d+) /.exec(err);
+      if (m) { clearTimeout(t); resolve({ child, port: Number(m[1]), stderr: () => err }); }
+    });
+    child.on('close', () => { clearTimeout(t); reject(new Error(`capsa serve ended: ${err}`)); });
+  });
+}
+
+async function post(port, path, body) {
+  const r = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST',
+    headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: r.status, body: await r.json().catch(() => null) };
+}
+
+async function stopServe(s) {
+  const gone = new Promise((resolve) => s.child.on('close', resolve));
+  s.child.kill('SIGTERM');
+  await gone;
+}
+
+async function serveSuite() {
+  const everything = { command: node, args: [pkg('server-everything'), 'stdio'] };
+  await step('serve: capsa serve --mcp-config, a session on two replicas of one store', async () => {
+    const cfg = config({ everything });
+    const store = `dir:${tempDir()}`;
+    const args = ['--store', store, '--mcp-config', cfg, '--allow', 'everything.echo'];
+    const a = await startServe(args);
+    let b = null;
+    try {
+      const made = await post(a.port, '/v1/sessions', {});
+      const id = made.body && made.body.id;
+      check(made.status === 201 && id, 'serve: a session is made', made);
+      const one = await post(a.port, `/v1/sessions/${id}/run`,
+        { code: "globalThis.n = 1; return await tools.everything.echo({ message: 'one' })" });
+      check(one.status === 200 && one.body.result === 'Echo: one', 'serve: a run calls an upstream tool', one.body);
+      const denied = await post(a.port, `/v1/sessions/${id}/run`,
+        { code: "try { await tools.everything.get_sum({ a: 1, b: 2 }); return 'called' } catch (e) { return e.code }" });
+      check(denied.body && denied.body.result === 'permission_denied', 'serve: the policy refuses an ungranted upstream tool', denied.body);
+      b = await startServe(args);
+      const two = await post(b.port, `/v1/sessions/${id}/run`,
+        { code: "return [n, await tools.everything.echo({ message: 'two' })]" });
+      check(two.status === 200 && JSON.stringify(two.body.result) === '[1,"Echo: two"]',
+        'serve: another replica loads the session with its upstream tools', two.body);
+      const audit = (two.body.audit || []).filter((l) => l.event === 'tool_call').map((l) => `${l.tool}:${l.decision}`);
+      check(JSON.stringify(audit) === '["everything.echo:allowed"]', 'serve: the upstream call is audited', two.body.audit);
+    } finally {
+      await stopServe(a);
+      if (b) await stopServe(b);
+    }
+  });
+  await step('serve: a bad --mcp-config', async () => {
+    const r = await run(['serve', '--http', '127.0.0.1:0', '--mcp-config', join(tempDir(), 'missing.json')]);
+    check(r.code === 2 && /--mcp-config: cannot read/.test(r.stderr), 'serve: a missing file is a configuration error', r);
+  });
+}
+
 const which = process.argv.slice(2);
 const all = which.length === 0;
 if (all || which.includes('fake')) await fakeSuite();
@@ -704,4 +769,5 @@ if (all || which.includes('e2e')) {
   await e2eSuite();
   await e2eFakeSuite();
 }
+if (all || which.includes('serve')) await serveSuite();
 process.exitCode = summary() ? 1 : 0;
