@@ -424,7 +424,9 @@ END {
     printf "memory: %d sandboxes alive at once, per sandbox: the process'\''s private dirty memory\n", sandboxes
     print "  and RSS (smaps_rollup) before any run (idle) and after return 1+1 in each (run),"
     print "  against as many native runtimes with a context, idle and after 1+1. Image pages"
-    print "  that all sandboxes only read are shared, not private. count: sandboxes created."
+    print "  that all sandboxes only read are shared, not private; idle ones have their own"
+    print "  copies of the pages a run writes (learned from a first sandbox, run and freed)."
+    print "  count: sandboxes created."
     print "  agent_1000_calls: bench/tool_calls.js, 1,000 awaited calls of an inline tool with"
     print "  small JSON arguments, each result checked: time per call (the script'\''s in the note)."
     print "peers: capsa'\''s figure against Node.js'\''s vm module, quickjs-emscripten and isolated-vm:"
