@@ -1042,8 +1042,12 @@ void capsa__rt_image_release(capsa__rt_image *img)
 
 /* ---- the pages a memory writes first ----------------------------------------------- */
 
-enum { HOT_NONE, HOT_LEARNING, HOT_LEARNED, HOT_GIVEN_UP };
+enum { HOT_NONE, HOT_LEARNING, HOT_LEARNED };
+/* The first HOT_TRIES memories freed are looked at, then one in HOT_EVERY (a
+   process whose first sandboxes are large, as restored sessions are, may still
+   make small ones later; a look reads 8 bytes of page table a page). */
 #define HOT_TRIES 8
+#define HOT_EVERY 64
 
 /* /proc/self/pagemap: one 64-bit entry per page of the process. */
 #define PAGEMAP_PRESENT (1ull << 63)
@@ -1136,12 +1140,16 @@ void capsa__rt_image_learn(capsa__rt_image *img, const wasm_rt_memory_t *m)
         !__atomic_compare_exchange_n(&hot->state, &none, HOT_LEARNING, 0, __ATOMIC_ACQUIRE,
                                      __ATOMIC_RELAXED))
         return;
-    pthread_once(&page_once, read_page_size);
-    uint64_t n = host_page > 0 ? (uint64_t)img->pages * CAPSA__WASM_PAGE / (uint64_t)host_page : 0;
-    hot->nruns = 0;
-    int next = n && walk_written(m->data, n, note_hot, hot) == 0 && hot->nruns ? HOT_LEARNED
-             : ++hot->tries < HOT_TRIES           ? HOT_NONE
-                                                  : HOT_GIVEN_UP;
+    uint64_t seen = hot->seen++;
+    int next = HOT_NONE;
+    if (seen < HOT_TRIES || seen % HOT_EVERY == 0) {
+        pthread_once(&page_once, read_page_size);
+        uint64_t n = host_page > 0 ? (uint64_t)img->pages * CAPSA__WASM_PAGE / (uint64_t)host_page
+                                   : 0;
+        hot->nruns = 0;
+        if (n && walk_written(m->data, n, note_hot, hot) == 0 && hot->nruns)
+            next = HOT_LEARNED;
+    }
     __atomic_store_n(&hot->state, next, __ATOMIC_RELEASE);
 }
 

@@ -125,8 +125,8 @@ int capsa__rt_call(const wasm_rt_memory_t *memory, capsa__rt_track *track, int64
 #define CAPSA__RT_HOT_MAX 48
 #define CAPSA__RT_HOT_RUNS 32
 typedef struct capsa__rt_hot {
-    int state;     /* atomic: 0 not learned, 1 being learned, 2 learned, 3 given up */
-    int tries;     /* memories looked at, under state 1 */
+    int state;     /* atomic: 0 not learned, 1 being learned, 2 learned */
+    uint64_t seen; /* memories offered to learn from, under state 1 */
     uint32_t nruns;
     uint32_t at[CAPSA__RT_HOT_RUNS], len[CAPSA__RT_HOT_RUNS]; /* host pages */
 } capsa__rt_hot;
@@ -159,8 +159,8 @@ void capsa__rt_image_release(capsa__rt_image *img);
 int capsa__rt_memory_from_image(wasm_rt_memory_t *m, const capsa__rt_image *img);
 /* Learns from m, a memory made from img about to be freed, which pages of the
  * image it wrote (capsa__rt_hot), unless img has learned them already or m wrote
- * more than CAPSA__RT_HOT_MAX. Cheap once learned (an atomic load); looks at no
- * more than 8 memories in all. Any thread. */
+ * more than CAPSA__RT_HOT_MAX. Cheap once learned (an atomic load); looks at the
+ * first 8 memories offered, then at one in 64. Any thread. */
 void capsa__rt_image_learn(capsa__rt_image *img, const wasm_rt_memory_t *m);
 /* Puts *m, made from img by capsa__rt_memory_from_image, back to img's contents
  * and size without a new mapping: the pages the guest wrote are copied back from
