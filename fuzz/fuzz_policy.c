@@ -3,7 +3,8 @@
  * before it; after it, lines "METHOD ARGS-JSON" checked against the policy when
  * it loaded. Loading must answer OK or EINVAL with a message, never crash; a
  * loaded policy must describe itself as JSON that loads again to the same
- * description; every check must give a decision with a message. */
+ * description; every dry run (peek) must give a decision with a message, and the
+ * check after it the same decision (its message, when it denies). */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,9 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         json_t *args = NULL;
         if (sp)
             args = json_loadb(sp + 1, (size_t)(end - sp - 1), JSON_REJECT_DUPLICATES, NULL);
-        capsa__decision d;
+        capsa__decision peek, d;
+        capsa__policy_peek(p, method, args, &peek);
         capsa__policy_check(p, method, args, &d);
-        if (!d.message[0] || (d.allowed && d.capability < 0))
+        if (!peek.message[0] || peek.allowed != d.allowed || peek.capability != d.capability ||
+            (!d.allowed && !d.message[0]) || (d.allowed && d.capability < 0))
             abort();
         json_decref(args);
         line = end + 1;
