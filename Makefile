@@ -97,7 +97,7 @@ HOST_LIBS  := $(SAN_FLAGS) $(HOST_LIBS)
 VERSION    := $(shell sh pkg/version.sh include/capsa.h)
 SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
-HOST_SRCS  := rt vfs vfs_host vfs_tar vfs_ckpt wasi instance sandbox fs policy tools audit dts json result buf error \
+HOST_SRCS  := rt vfs vfs_host vfs_tar vfs_ckpt wasi instance sandbox fs policy tools audit dts json json_write result buf error \
 	schema sha256 checkpoint ckpt_body
 # The library's objects: the host's, the guest's, and the ready image (below).
 HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(GUEST_OBJ) $(OBJ)/ready_image.o
@@ -106,7 +106,9 @@ HOST_OBJS  := $(HOST_SRCS:%=$(OBJ)/%.o) $(GUEST_OBJ) $(OBJ)/ready_image.o
 # only, so that an embedder of the core links none of it.
 NET_SRCS   := jsonrpc mcp_server mcp_stdio http mcp_http mcp_client mcp_client_http \
 	store store_dir store_redis serve serve_parse lazylibs
-NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o)
+# src/json_write.c (JSON text with reals as JavaScript writes them) needs only jansson:
+# compiled into both libraries, so that net/ stays on include/capsa.h.
+NET_OBJS   := $(NET_SRCS:%=$(OBJ)/net-%.o) $(OBJ)/net-json_write.o
 # libcurl, libmicrohttpd and libcrypto are not linked: net/lazylibs.c loads them when first
 # used (their headers are still needed to build).
 NET_LIBS   := -ljansson -lhiredis -lpthread
@@ -292,6 +294,10 @@ $(OBJ)/cli-%.o: cli/%.c include/capsa.h include/capsa_net.h $(wildcard cli/*.h) 
 $(OBJ)/net-%.o: net/%.c include/capsa.h include/capsa_net.h $(wildcard net/*.h) | $(BUILD)/.deps-checked
 	@mkdir -p $(OBJ)
 	$(CC) -std=gnu11 -O2 -g -fPIC -fvisibility=hidden $(WARN) $(SAN_FLAGS) -Iinclude -c $< -o $@
+
+$(OBJ)/net-json_write.o: src/json_write.c src/json_write.h | $(BUILD)/.deps-checked
+	@mkdir -p $(OBJ)
+	$(CC) -std=gnu11 -O2 -g -fPIC -fvisibility=hidden $(WARN) $(SAN_FLAGS) -c $< -o $@
 
 $(BUILD)/libcapsa-net.a: $(NET_OBJS)
 	rm -f $@ && ar rcs $@ $^

@@ -15,6 +15,7 @@
 
 #include "capsa.h"
 #include "tools.h"
+#include "../src/json_write.h"
 
 /* ---- values with units ------------------------------------------------------------- */
 
@@ -260,7 +261,7 @@ int cli_finish(int status)
         json_t *o = json_pack("{s:n, s:{s:s, s:s}, s:i}", "value", "error", "name",
                               usage_kept ? "UsageError" : "Error", "message", kept,
                               "exit_status", status);
-        char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+        char *text = o ? capsa__json_dumps(o, JSON_COMPACT) : NULL;
         if (text)
             puts(text);
         else /* out of memory, or a message that is not UTF-8: said on stderr instead */

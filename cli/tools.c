@@ -24,6 +24,7 @@
 #include "opts.h"
 
 #include "capsa_net.h"
+#include "../src/json_write.h"
 
 /* Reads all of f into a new buffer (*len bytes, NUL-terminated). Returns NULL with
  * errno set on failure; EFBIG when over CLI_MAX_INPUT. */
@@ -437,7 +438,7 @@ static int load_tools(cli_tools *ts, const char *path, uint64_t max_result)
         ts->tools[ts->n_tools++] = ct;
         ct->name = strdup(json_string_value(name));
         ct->description = desc ? strdup(json_string_value(desc)) : NULL;
-        ct->schema = params ? json_dumps(params, JSON_COMPACT) : NULL;
+        ct->schema = params ? capsa__json_dumps(params, JSON_COMPACT) : NULL;
         ct->file = strdup(path);
         ct->index = i;
         ct->dir = strdup(dir);

@@ -37,13 +37,15 @@ $(BUILD)/fuzz/fuzz_mcp: fuzz/fuzz_mcp.c $(BUILD)/libcapsa-net.a $(BUILD)/libcaps
 
 # The serve harnesses (a files/ path and query counts; a stored session record
 # and request bodies) need only serve's parsers (net/serve_parse.c), built into
-# them with the harness's instrumentation.
-$(BUILD)/fuzz/fuzz_serve_path: fuzz/fuzz_serve_path.c net/serve_parse.c net/serve_parse.h
+# them (and the JSON writer they use, src/json_write.c) with the harness's
+# instrumentation.
+SERVE_PARSE := net/serve_parse.c src/json_write.c
+$(BUILD)/fuzz/fuzz_serve_path: fuzz/fuzz_serve_path.c $(SERVE_PARSE) net/serve_parse.h src/json_write.h
 	@mkdir -p $(BUILD)/fuzz
-	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< net/serve_parse.c -ljansson -o $@
-$(BUILD)/fuzz/fuzz_serve_record: fuzz/fuzz_serve_record.c net/serve_parse.c net/serve_parse.h
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< $(SERVE_PARSE) -ljansson -o $@
+$(BUILD)/fuzz/fuzz_serve_record: fuzz/fuzz_serve_record.c $(SERVE_PARSE) net/serve_parse.h src/json_write.h
 	@mkdir -p $(BUILD)/fuzz
-	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< net/serve_parse.c -ljansson -o $@
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(FUZZ_LINK) -Iinclude $< $(SERVE_PARSE) -ljansson -o $@
 
 # ASan leaves SIGSEGV to the runtime (guard pages), as in test-sanitize.
 FUZZ_ENV := ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1:use_sigaltstack=0

@@ -1,6 +1,7 @@
 /* JSON-RPC 2.0 messages (see jsonrpc.h): strict parsing within limits,
  * classification, the messages a peer sends, and the id table. */
 #include "jsonrpc.h"
+#include "../src/json_write.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -169,7 +170,7 @@ json_t *jrpc_request(const json_t *id, const char *method, json_t *params)
 
 char *jrpc_dump(const json_t *msg, size_t *len)
 {
-    char *s = json_dumps(msg, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *s = capsa__json_dumps(msg, JSON_COMPACT | JSON_ENCODE_ANY);
     if (s && len)
         *len = strlen(s);
     return s;

@@ -6,6 +6,7 @@
  * backoff, list refresh) and the mapping of tool results. */
 #define _GNU_SOURCE
 #include "mcp_client.h"
+#include "../src/json_write.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1114,7 +1115,7 @@ static int dispatch_one(mcpc_up *up, json_t *msg, int owned)
             pthread_cond_signal(&c->kcv);
             pthread_mutex_unlock(&c->lock);
         } else if (strcmp(m.method, "notifications/message") == 0 && m.params) {
-            char *t = json_dumps(m.params, JSON_COMPACT);
+            char *t = capsa__json_dumps(m.params, JSON_COMPACT);
             if (t)
                 mcpc_log(up, CAPSA_MCP_LOG_MESSAGE, t, strlen(t));
             free(t);
@@ -1219,9 +1220,9 @@ static int record_tool(capsa_mcp_client *c, mcpc_up *up, json_t *tool)
         return -1;
     }
     json_t *is = json_object_get(tool, "inputSchema");
-    char *schema = json_is_object(is) ? json_dumps(is, JSON_COMPACT) : strdup("{\"type\":\"object\"}");
+    char *schema = json_is_object(is) ? capsa__json_dumps(is, JSON_COMPACT) : strdup("{\"type\":\"object\"}");
     json_t *os = json_object_get(tool, "outputSchema");
-    char *returns = json_is_object(os) ? json_dumps(os, JSON_COMPACT) : NULL;
+    char *returns = json_is_object(os) ? capsa__json_dumps(os, JSON_COMPACT) : NULL;
     char *desc = describe(up, remote, tool);
     if (!schema || !desc || (json_is_object(os) && !returns)) {
         free(schema);
@@ -1307,7 +1308,7 @@ static int list_tools(mcpc_up *up, const mcpc_wait *w, int any_state, char *err,
         char *params = NULL;
         if (cursor) {
             json_t *pj = json_pack("{ss}", "cursor", cursor);
-            params = pj ? json_dumps(pj, JSON_COMPACT) : NULL;
+            params = pj ? capsa__json_dumps(pj, JSON_COMPACT) : NULL;
             json_decref(pj);
         }
         json_t *resp;
@@ -1619,7 +1620,7 @@ static void reply_response(const mcpc_tool *t, json_t *resp, capsa_tool_reply *r
         capsa_tool_reply_error(reply, code, msg);
         return;
     }
-    char *text = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *text = capsa__json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
     json_decref(value);
     if (!text) {
         capsa_tool_reply_error(reply, "tool_error", "out of memory mapping the result");
@@ -1646,7 +1647,7 @@ static void tool_call(void *ud, const capsa_tool_call *call, capsa_tool_reply *r
     /* The arguments go on exactly as the policy checked them; a raw line break can
        only be whitespace between tokens in JSON, and would end a stdio message. */
     json_t *name = json_string(t->remote);
-    char *qname = name ? json_dumps(name, JSON_ENCODE_ANY) : NULL;
+    char *qname = name ? capsa__json_dumps(name, JSON_ENCODE_ANY) : NULL;
     json_decref(name);
     char *params = NULL;
     if (qname && asprintf(&params, "{\"name\":%s,\"arguments\":%s}", qname, call->args) < 0)
@@ -1967,7 +1968,7 @@ CAPSA_API char *capsa_mcp_client_status_json(capsa_mcp_client *c)
         bad |= !o || json_array_append_new(all, o) != 0;
     }
     pthread_mutex_unlock(&c->lock);
-    char *s = bad ? NULL : json_dumps(all, JSON_COMPACT);
+    char *s = bad ? NULL : capsa__json_dumps(all, JSON_COMPACT);
     json_decref(all);
     return s;
 }

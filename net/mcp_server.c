@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "jsonrpc.h"
+#include "../src/json_write.h"
 
 #define DEFAULT_MAX_TEXT (64u << 10)
 #define DEFAULT_MAX_QUEUE 1024
@@ -400,7 +401,7 @@ static int build_tools(mcp_server *srv, capsa_sandbox *sb, char *err, size_t err
         return -1;
     }
     srv->tools_list = json_pack("{s:o}", "tools", tools);
-    srv->tools_json = srv->tools_list ? json_dumps(srv->tools_list, JSON_COMPACT) : NULL;
+    srv->tools_json = srv->tools_list ? capsa__json_dumps(srv->tools_list, JSON_COMPACT) : NULL;
     if (!srv->tools_json) {
         snprintf(err, errsize, "out of memory describing the tools");
         return -1;
@@ -762,7 +763,7 @@ static json_t *execute_result(mcp_session *ss, int rc, const capsa_result *r, do
     int failed = rc != CAPSA_OK || (shell && exit_code != 0);
     if (value && !shell) {
         result = parse_value(value);
-        char *pretty = result ? json_dumps(result, JSON_INDENT(2) | JSON_ENCODE_ANY) : NULL;
+        char *pretty = result ? capsa__json_dumps(result, JSON_INDENT(2) | JSON_ENCODE_ANY) : NULL;
         if (text.len && text.data[text.len - 1] != '\n')
             sb_str(&text, "\n");
         sb_str(&text, pretty ? pretty : value);
@@ -914,9 +915,9 @@ static json_t *run_execute(mcp_session *ss, job *j, json_t **error)
 static json_t *run_host_tool(mcp_session *ss, job *j)
 {
     json_t *args = json_object_get(j->params, "arguments");
-    char *args_text = args ? json_dumps(args, JSON_COMPACT) : NULL;
+    char *args_text = args ? capsa__json_dumps(args, JSON_COMPACT) : NULL;
     json_t *name = json_string(j->tool->name), *atext = json_string(args_text ? args_text : "{}");
-    char *qname = json_dumps(name, JSON_ENCODE_ANY), *qargs = json_dumps(atext, JSON_ENCODE_ANY);
+    char *qname = capsa__json_dumps(name, JSON_ENCODE_ANY), *qargs = capsa__json_dumps(atext, JSON_ENCODE_ANY);
     sbuf code = { 0 };
     sb_str(&code, "return await tools.call(");
     sb_str(&code, qname ? qname : "\"\"");
@@ -942,7 +943,7 @@ static json_t *run_host_tool(mcp_session *ss, job *j)
     sbuf text = { 0 };
     if (rc == CAPSA_OK) {
         json_t *value = parse_value(capsa_result_value(r));
-        char *pretty = value ? json_dumps(value, JSON_INDENT(2) | JSON_ENCODE_ANY) : NULL;
+        char *pretty = value ? capsa__json_dumps(value, JSON_INDENT(2) | JSON_ENCODE_ANY) : NULL;
         sb_str(&text, pretty ? pretty : "null");
         free(pretty);
         json_decref(value);

@@ -20,6 +20,7 @@
 #include "mcp_server.h" /* mcp_status_name */
 #include "lazylibs.h"
 #include "serve_parse.h"
+#include "../src/json_write.h"
 
 #define DEFAULT_TTL_MS (24ull * 3600 * 1000)
 #define DEFAULT_MAX_SESSIONS 1000
@@ -138,7 +139,7 @@ static void observe(serve *s, histogram *h, const double *bounds, size_t nb, dou
 
 static void reply_json(http_request *req, unsigned status, json_t *o)
 {
-    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    char *text = o ? capsa__json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     if (!text) {
         http_respond(req, 500, "application/json",
@@ -755,7 +756,7 @@ static int new_session(serve *s, http_request *req, const char *tenant, json_t *
         goto out;
     }
     if (policy) {
-        char *text = json_is_object(policy) ? json_dumps(policy, JSON_COMPACT) : NULL;
+        char *text = json_is_object(policy) ? capsa__json_dumps(policy, JSON_COMPACT) : NULL;
         rc = text ? capsa_policy_set(l->sb, text, strlen(text)) : CAPSA_EINVAL;
         free(text);
         if (rc != CAPSA_OK) {

@@ -3,6 +3,7 @@
  * session record), each checked here and nowhere else. */
 #define _GNU_SOURCE
 #include "serve_parse.h"
+#include "../src/json_write.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -33,7 +34,7 @@ int serve_record_parse(const char *blob, size_t len, serve_record *r)
 
 char *serve_record_make(json_t *meta, const char *ckpt, size_t len, size_t *out_len)
 {
-    char *m = json_dumps(meta, JSON_COMPACT);
+    char *m = capsa__json_dumps(meta, JSON_COMPACT);
     if (!m)
         return NULL;
     size_t ml = strlen(SERVE_RECORD_MAGIC), n = strlen(m);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "json_write.h"
 #include "rt.h"
 #include "sandbox.h"
 #include "sha256.h"
@@ -254,7 +255,7 @@ void capsa__audit_call_begin(capsa_sandbox *sb, capsa__buf *b, uint64_t run, uin
         capsa__buf_append_str(b, a, "\"");
     } else if (memchr(args, '\n', args_len) || memchr(args, '\r', args_len)) {
         /* One line per call: the arguments again, without their line breaks. */
-        char *text = json_dumps(parsed, JSON_COMPACT | JSON_ENCODE_ANY);
+        char *text = capsa__json_dumps(parsed, JSON_COMPACT | JSON_ENCODE_ANY);
         capsa__buf_append_str(b, a, ",\"args\":");
         if (text)
             capsa__buf_append_str(b, a, text);

@@ -140,7 +140,7 @@ static void ts_key(capsa__buf *b, const char *key)
 /* A JSON value as a TypeScript literal type (JSON's syntax is TypeScript's). */
 static void ts_literal(capsa__buf *b, const json_t *v)
 {
-    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *text = capsa__json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
     if (text)
         ts_put(b, text);
     else

@@ -2,11 +2,8 @@
  * included: each must read as what its text says), numbers compared as the
  * decimals they write, quoting of text that may not be UTF-8, validation of JSON
  * that is passed on, comparison of values by value, and values in messages. */
-#define _GNU_SOURCE /* newlocale, uselocale */
 #include "json.h"
 
-#include <locale.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,69 +116,6 @@ int capsa__json_number_cmp(const char *a, size_t alen, const char *b, size_t ble
     return decimal_cmp(&x, &y);
 }
 
-/* The "C" locale, made once: number text must not follow the host program's
- * setlocale (a decimal comma). NULL if it could not be made. */
-static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
-static locale_t c_locale;
-
-static void make_c_locale(void)
-{
-    c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-}
-
-int capsa__json_real_text(double d, char *buf, size_t size)
-{
-    pthread_once(&c_locale_once, make_c_locale);
-    if (!c_locale || d != d || d - d != 0 || size < 32)
-        return -1;
-    /* The fewest digits that read back as d: "[-]D.DDDe[+-]X". */
-    char e[40];
-    locale_t old = uselocale(c_locale);
-    for (int prec = 0; prec < 17; prec++) {
-        snprintf(e, sizeof e, "%.*e", prec, d);
-        if (strtod(e, NULL) == d)
-            break;
-    }
-    uselocale(old);
-    /* Then written as JavaScript writes a number: digits D, the point after the
-       first n of them. */
-    const char *p = e;
-    char digits[20];
-    size_t k = 0, at = 0;
-    if (*p == '-')
-        buf[at++] = *p++;
-    for (; *p != 'e'; p++)
-        if (*p != '.')
-            digits[k++] = *p;
-    long n = strtol(p + 1, NULL, 10) + 1;
-    if ((long)k <= n && n <= 21) {
-        memcpy(buf + at, digits, k);
-        memset(buf + at + k, '0', (size_t)n - k);
-        at += (size_t)n;
-    } else if (0 < n && n <= 21) {
-        memcpy(buf + at, digits, (size_t)n);
-        buf[at + (size_t)n] = '.';
-        memcpy(buf + at + (size_t)n + 1, digits + n, k - (size_t)n);
-        at += k + 1;
-    } else if (-6 < n && n <= 0) {
-        buf[at++] = '0';
-        buf[at++] = '.';
-        memset(buf + at, '0', (size_t)-n);
-        memcpy(buf + at + (size_t)-n, digits, k);
-        at += (size_t)-n + k;
-    } else {
-        buf[at++] = digits[0];
-        if (k > 1) {
-            buf[at++] = '.';
-            memcpy(buf + at, digits + 1, k - 1);
-            at += k - 1;
-        }
-        at += (size_t)snprintf(buf + at, size - at, "e%c%ld", n > 0 ? '+' : '-', labs(n - 1));
-    }
-    buf[at] = '\0';
-    return 0;
-}
-
 /* Whether the real number s[0..len) reads as a double whose shortest form is the
  * same decimal number; *shortest (32 bytes) gets that form. */
 static int real_is_exact(const char *s, size_t len, char *shortest)
@@ -202,14 +136,11 @@ static int real_is_exact(const char *s, size_t len, char *shortest)
     if (n == 0)
         canon[k++] = '0';
     snprintf(canon + k, sizeof(canon) - k, "e%lld", (long long)x.exp);
-    pthread_once(&c_locale_once, make_c_locale);
-    if (!c_locale) {
+    double d;
+    if (capsa__json_read_real(canon, &d) != 0) {
         snprintf(shortest, 32, "an unknown number");
         return 0;
     }
-    locale_t old = uselocale(c_locale);
-    double d = strtod(canon, NULL);
-    uselocale(old);
     if (capsa__json_real_text(d, shortest, 32) != 0) {
         snprintf(shortest, 32, "%s", d > 0 ? "infinity" : "-infinity");
         return 0;
@@ -531,7 +462,7 @@ long capsa__json_head(const json_t *v, char *buf, size_t size, int *cut)
     if (size == 0)
         return 0;
     dump_head h = { buf, 0, size - 1, 0, 0 };
-    if (json_dump_callback(v, dump_head_cb, &h, JSON_COMPACT | JSON_ENCODE_ANY) != 0 && !h.over) {
+    if (capsa__json_dump_callback(v, dump_head_cb, &h, JSON_COMPACT | JSON_ENCODE_ANY) != 0 && !h.over) {
         buf[0] = '\0';
         return -1;
     }

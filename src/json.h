@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "json_write.h"
 
 /* Parses text[0..len) as one JSON value with duplicate object keys refused, and
  * flags (JSON_DECODE_ANY, ...) added. A raw NUL byte anywhere is refused first:
@@ -18,7 +19,7 @@
  * gets. For the same reason every number must read as the number its text
  * writes: an integer must fit in 64 bits (jansson's own check), and a real (a
  * fraction or an exponent) must read as a double whose shortest form, the text
- * capsa__json_real_text gives, is the same decimal number. So 0.1, 19.99, 1e300,
+ * capsa__json_real_text (json_write.h) gives, is the same decimal number. So 0.1, 19.99, 1e300,
  * -0.0 and anything JSON.stringify writes pass, and 10.0000000000000001 (which
  * reads as 10), 1e-400 (0) or 9007199254740993.0 (2^53) are refused with the code
  * json_error_numeric_overflow. Returns a new reference, or NULL with *err filled. */
@@ -28,12 +29,6 @@ json_t *capsa__json_load_strict(const char *text, size_t len, size_t flags, json
  * as the decimal numbers they write, exactly: -1, 0 or 1. Zero equals negative
  * zero; 1e2, 100 and 100.00 are equal. */
 int capsa__json_number_cmp(const char *a, size_t alen, const char *b, size_t blen);
-
-/* Writes into buf (size at least 32) the shortest text that reads back as d, as
- * JavaScript writes numbers, whatever the program's locale ("0.1", "10", "1e+21",
- * "1.5e-7", "-0"; the sign of zero is kept). Returns 0, or
- * -1 when d is not finite (or the C locale cannot be had). */
-int capsa__json_real_text(double d, char *buf, size_t size);
 
 /* Appends s[0..len) as a JSON string to b: quotes and control bytes escaped, and
  * invalid UTF-8 (guest text need not be valid) turned into U+FFFD, so the result

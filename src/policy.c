@@ -1146,17 +1146,13 @@ char *capsa__policy_to_json(const capsa__policy *p)
             return NULL;
         }
     }
-    char *s = NULL;
-    size_t n = json_dumpb(root, NULL, 0, JSON_COMPACT);
-    if (n > 0 && (s = capsa__malloc(&p->a, n + 1)) != NULL) {
-        if (json_dumpb(root, s, n, JSON_COMPACT) == n) {
-            s[n] = '\0';
-        } else {
-            capsa__free(&p->a, s);
-            s = NULL;
-        }
-    }
+    /* Its reals in their shortest form, so that the text loads again (strictly). */
+    char *text = capsa__json_dumps(root, JSON_COMPACT), *s = NULL;
     json_decref(root);
+    size_t n = text ? strlen(text) : 0;
+    if (text && (s = capsa__malloc(&p->a, n + 1)) != NULL)
+        memcpy(s, text, n + 1);
+    free(text);
     return s;
 }
 

@@ -731,7 +731,7 @@ static int compile_schema(capsa_sandbox *sb, const char *given, const char *what
     char err[CAPSA__SCHEMA_MSG_MAX];
     int rc = schema ? capsa__schema_compile(sb->alloc, schema, 0, validator, err, sizeof(err))
                     : CAPSA_ENOMEM;
-    if (rc == CAPSA_OK && !(*text = json_dumps(schema, JSON_COMPACT))) {
+    if (rc == CAPSA_OK && !(*text = capsa__json_dumps(schema, JSON_COMPACT))) {
         capsa__schema_free(*validator);
         *validator = NULL;
         rc = CAPSA_ENOMEM;

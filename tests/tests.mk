@@ -3,7 +3,7 @@
 
 TEST_BIN    := $(BUILD)/tests
 TEST_CFLAGS := -std=gnu11 -O1 -g -pthread $(WARN) $(SAN_FLAGS) -Iinclude -Itests/unit
-UNIT_TESTS  := test_api test_vfs test_fs test_policy test_tools test_schema test_checkpoint test_sqlite
+UNIT_TESTS  := test_api test_vfs test_fs test_json test_policy test_tools test_schema test_checkpoint test_sqlite
 
 $(TEST_BIN)/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libcapsa.a
 	@mkdir -p $(TEST_BIN)

@@ -176,6 +176,16 @@ generate() {
         (cd "$here" && "$capsa" run --session "$gen/s.ckpt" --tools tooldata/tools.json \
             --policy "$gen/policy.json" -e 'await echo({}); await echo({})' >/dev/null)
         ;;
+    session_real_constraint)
+        # Reals in the policy and in a tool's schema: saved as they were written
+        # (0.1, not 0.10000000000000001), so that the session loads again.
+        printf '{"capabilities": [{"pattern": "*", "constraints": [{"param": "n", "op": "<=", "value": 0.1}]}]}' \
+            >"$gen/policy.json"
+        printf '{"tools": [{"name": "e", "command": ["cat"], "parameters": {"type": "object", "properties": {"n": {"type": "number", "maximum": 19.99}}}}]}' \
+            >"$gen/reals.json"
+        (cd "$here" && "$capsa" run --session "$gen/s.ckpt" --tools "$gen/reals.json" \
+            --policy "$gen/policy.json" -e 'globalThis.k = (await e({n: 0.05})).n' >/dev/null)
+        ;;
     session_not_checkpoint)
         printf '{"not": "a checkpoint"}\n' >"$gen/bad.ckpt"
         ;;

@@ -46,6 +46,11 @@ export async function sdkSuite(label, connect) {
       check(text(r) === 'sum 3\n[\n  11,\n  22,\n  33\n]', L('the text is the output, then the value as pretty JSON'), text(r));
     });
 
+    await step(L('reals as JavaScript wrote them'), async () => {
+      const r = await client.callTool({ name: 'execute', arguments: { code: 'return {price: 19.99, rate: 0.1}' } });
+      check(text(r) === '{\n  "price": 19.99,\n  "rate": 0.1\n}', L('the text shows 19.99, not 19.989999999999998'), text(r));
+    });
+
     await step(L('a denied call'), async () => {
       const r = await client.callTool({ name: 'execute', arguments: { code: 'return await tools.secret.read({})' } });
       check(r.isError === true, L('a refused tool is an error result'), r);

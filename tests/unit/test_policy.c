@@ -963,6 +963,21 @@ TEST(builder_and_to_json)
     capsa__policy_free(q);
     capsa__policy_free(p);
 
+    /* Reals as they were written (jansson's dump wrote 0.10000000000000001, which
+       the strict parse refuses: the policy of a saved session did not load). */
+    static const char reals[] = "{\"capabilities\":[{\"pattern\":\"x\",\"constraints\":["
+                                "{\"param\":\"n\",\"op\":\"<=\",\"value\":0.1},"
+                                "{\"param\":\"m\",\"op\":\"in\",\"value\":[19.99,1e+304,5.0]}]}]}";
+    p = load(reals);
+    s = p ? capsa__policy_to_json(p) : NULL;
+    CHECK_STR(s, reals, "a policy's reals in their shortest form");
+    q = NULL;
+    CHECK_INT(s ? capsa__policy_parse(NULL, s, strlen(s), &q, err, sizeof err) : -1, CAPSA_OK,
+              "and it loads back");
+    capsa__policy_free_string(p, s);
+    capsa__policy_free(q);
+    capsa__policy_free(p);
+
     CHECK_INT(capsa__policy_new(NULL, &p), CAPSA_OK, "new");
     s = capsa__policy_to_json(p);
     CHECK_STR(s, "{\"capabilities\":[]}", "an empty policy as JSON");
